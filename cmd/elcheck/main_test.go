@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func elcheck(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(append([]string{"elcheck"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// Bad input gets one line on stderr naming the fix, exit 2, no stack trace.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in the error line
+	}{
+		{"unknown algorithm", []string{"verify", "-algo=nope", "-n=3"}, `unknown algorithm "nope": use one of`},
+		{"missing algorithm", []string{"verify", "-n=3"}, "missing -algo"},
+		{"missing n", []string{"verify", "-algo=dkr"}, "missing -n"},
+		{"n too small", []string{"verify", "-algo=dkr", "-n=0"}, "n must be between 1 and 16"},
+		{"n too large", []string{"verify", "-algo=dkr", "-n=99"}, "n must be between 1 and 16"},
+		{"n not a number", []string{"verify", "-algo=dkr", "-n=five"}, "invalid value"},
+		{"ids not numbers", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,x,3"}, `"x" is not a number`},
+		{"ids wrong count", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,2"}, "has 2 ids but -n=3"},
+		{"ids repeated", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,1,2"}, "distinct positive"},
+		{"initiator out of range", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,3"}, "positions are 0 to 2"},
+		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},
+		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
+		{"bad search", []string{"verify", "-algo=dkr", "-n=3", "-search=astar"}, "use bfs or dfs"},
+		{"unknown flag", []string{"verify", "-algo=dkr", "-n=3", "-fast"}, "flag provided but not defined"},
+		{"unknown command", []string{"prove"}, `unknown command "prove"`},
+		{"replay without file", []string{"replay"}, "replay takes one trace file"},
+		{"replay missing file", []string{"replay", "/nonexistent/trace.json"}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := elcheck(tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.want)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || strings.Contains(stderr, "goroutine") {
+				t.Errorf("stderr is not one line: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestVerifyExitCodes(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		last string
+	}{
+		{[]string{"verify", "-algo=dkr", "-n=3"}, exitVerified, "VERIFIED"},
+		{[]string{"verify", "-algo=cr-flip", "-n=3"}, exitViolated, "VIOLATED: validity"},
+		{[]string{"verify", "-algo=dkr", "-n=4", "-max-states=50"}, exitIncomplete, "INCOMPLETE: state limit of 50 reached after 2 of 90 configurations"},
+		{[]string{"verify", "-algo=dkr", "-n=4", "-timeout=1ns"}, exitIncomplete, "INCOMPLETE: time limit reached"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, stderr := elcheck(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d\n%s%s", code, tt.code, out, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.last) {
+				t.Errorf("last line %q, want %q", last, tt.last)
+			}
+			if tt.code == exitIncomplete && strings.Contains(out, "VERIFIED") {
+				t.Errorf("an incomplete run printed VERIFIED:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestVerifyJSON(t *testing.T) {
+	code, out, _ := elcheck("verify", "-algo=cr", "-n=3", "-format=json")
+	if code != exitVerified {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var r struct {
+		Algo           string `json:"algo"`
+		N              int    `json:"n"`
+		Configurations int    `json:"configurations"`
+		States         int64  `json:"states"`
+		Transitions    int64  `json:"transitions"`
+		MaxDepth       int    `json:"max_depth"`
+		ElapsedMS      *int64 `json:"elapsed_ms"`
+		Messages       struct{ Min, Max int }
+		Properties     []struct {
+			Name  string
+			Holds bool
+		}
+		Verdict string
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if r.Algo != "cr" || r.N != 3 || r.Configurations != 14 || r.States == 0 || r.Transitions < r.States-1 ||
+		r.MaxDepth == 0 || r.ElapsedMS == nil || r.Verdict != "VERIFIED" || len(r.Properties) != 9 {
+		t.Errorf("unexpected report: %+v", r)
+	}
+	// Chang-Roberts on 3: best case 2n-1 probes + n SELECTED, worst n(n+1)/2 + n.
+	if r.Messages.Min != 2*3-1+3 || r.Messages.Max != 6+3 {
+		t.Errorf("messages min %d max %d, want 8 and 9", r.Messages.Min, r.Messages.Max)
+	}
+	for _, p := range r.Properties {
+		if !p.Holds {
+			t.Errorf("property %s does not hold in a VERIFIED report", p.Name)
+		}
+	}
+}
+
+// A counterexample written with -trace-out replays to the same violation.
+func TestTraceOutReplays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	code, out, _ := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+path)
+	if code != exitViolated {
+		t.Fatalf("verify exit %d:\n%s", code, out)
+	}
+	code, out, stderr := elcheck("replay", path)
+	if code != exitViolated || !strings.Contains(out, "CONFIRMED: validity") {
+		t.Fatalf("replay exit %d, want 1 and CONFIRMED:\n%s%s", code, out, stderr)
+	}
+	// A trace edited so that a step is not enabled is refused, exit 2.
+	b, _ := os.ReadFile(path)
+	bad := strings.Replace(string(b), `"event": "wake"`, `"event": "deliver"`, 1)
+	os.WriteFile(path, []byte(bad), 0o644)
+	if code, _, stderr := elcheck("replay", path); code != exitUsage || !strings.Contains(stderr, "does not fit") {
+		t.Errorf("replay of a broken trace: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := elcheck("list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, name := range []string{"lelann", "lelann-list", "cr", "cr-min", "dkr", "peterson", "cr-flip", "Buggy variants"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("elcheck list does not mention %s:\n%s", name, out)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package counterexamples
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// FormatVersion is the version of the JSON trace format.
+const FormatVersion = 1
+
+// File is a trace as `-trace-out` writes it and `elcheck replay` reads it.
+type File struct {
+	Version    int         `json:"elcheck_trace"`
+	Algo       string      `json:"algo"`
+	N          int         `json:"n"`
+	Topology   string      `json:"topology"`
+	Channels   string      `json:"channels"`
+	IDs        []spec.ID   `json:"ids"`
+	Initiators []int       `json:"initiators"`
+	Property   string      `json:"property"`
+	Detail     string      `json:"detail"`
+	LoopAt     int         `json:"loop_at"`
+	Steps      []FileStep  `json:"steps"`
+	Messages   int         `json:"messages"`
+	Final      []FileLocal `json:"final,omitempty"`
+}
+
+// FileStep is one step: a wake-up, or the delivery of a message to a
+// process on one of its ports. Text repeats it for a person.
+type FileStep struct {
+	Event   string       `json:"event"`
+	Process int          `json:"process"`
+	Port    int          `json:"port"`
+	From    int          `json:"from"`
+	Message *FileMessage `json:"message,omitempty"`
+	Text    string       `json:"text"`
+}
+
+// FileMessage is a message with its kind by name.
+type FileMessage struct {
+	Kind string   `json:"kind"`
+	ID   spec.ID  `json:"id"`
+	Arg  [2]int32 `json:"arg"`
+}
+
+// FileLocal is one process's final local state, for a person.
+type FileLocal struct {
+	Process int     `json:"process"`
+	ID      spec.ID `json:"id"`
+	State   string  `json:"state"`
+}
+
+// ToFile converts a rebuilt trace to its JSON form.
+func (t *Trace) ToFile() *File {
+	f := &File{Version: FormatVersion, Algo: t.Algo, N: t.Config.Topology.N, Topology: t.Config.Topology.Kind.String(),
+		Channels: t.Config.Channels.String(), IDs: t.Config.IDs, Initiators: t.Config.Initiators.Members(),
+		Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
+	for _, st := range t.Steps {
+		a := st.Action
+		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Text: t.describe(a)}
+		if a.Kind == spec.Deliver {
+			ed := t.Config.Topology.Edges[a.Edge]
+			fs.Port, fs.From = int(ed.To.Port), ed.From.Node
+			fs.Message = &FileMessage{Kind: t.sys.Info.Messages[a.Msg.Kind], ID: a.Msg.ID, Arg: a.Msg.Arg}
+		}
+		f.Messages += len(st.Sends)
+		f.Steps = append(f.Steps, fs)
+	}
+	for i, l := range t.Final().Locals {
+		f.Final = append(f.Final, FileLocal{i, t.Config.IDs[i], t.sys.Machine.Format(l)})
+	}
+	return f
+}
+
+// WriteFile writes the trace as indented JSON.
+func (t *Trace) WriteFile(path string) error {
+	b, err := json.MarshalIndent(t.ToFile(), "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadFile reads a JSON trace.
+func ReadFile(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s is not an elcheck trace: %v", path, err)
+	}
+	if f.Version != FormatVersion {
+		return nil, fmt.Errorf("%s: trace format version %d, this elcheck reads version %d", path, f.Version, FormatVersion)
+	}
+	return &f, nil
+}
+
+// Config rebuilds the configuration a trace file runs in.
+func (f *File) Config(m spec.Machine) (spec.Config, error) {
+	info := m.Info()
+	if f.Topology != info.Topology.String() {
+		return spec.Config{}, fmt.Errorf("the trace runs on a %s but %s runs on a %s", f.Topology, info.Name, info.Topology)
+	}
+	if f.N < 1 || f.N > 64 || len(f.IDs) != f.N {
+		return spec.Config{}, fmt.Errorf("the trace has n=%d and %d ids", f.N, len(f.IDs))
+	}
+	ch, err := spec.ParseChannels(f.Channels)
+	if err != nil {
+		return spec.Config{}, err
+	}
+	top, err := spec.NewTopology(info.Topology, f.N)
+	if err != nil {
+		return spec.Config{}, err
+	}
+	var init spec.Set
+	for _, p := range f.Initiators {
+		if p < 0 || p >= f.N {
+			return spec.Config{}, fmt.Errorf("initiator %d is not a position 0..%d", p, f.N-1)
+		}
+		init = init.With(p)
+	}
+	return spec.Config{Topology: top, IDs: f.IDs, Initiators: init, Channels: ch}, nil
+}
+
+// Violation turns the file back into the violation it records, checking
+// that every step names a process, port and message kind that exist.
+func (f *File) Violation(m spec.Machine) (*explore.Violation, error) {
+	cfg, err := f.Config(m)
+	if err != nil {
+		return nil, err
+	}
+	v := &explore.Violation{Property: f.Property, Detail: f.Detail, Config: cfg, LoopAt: f.LoopAt}
+	kinds := m.Info().Messages
+	for k, fs := range f.Steps {
+		if fs.Process < 0 || fs.Process >= f.N {
+			return nil, fmt.Errorf("step %d: no process %d", k+1, fs.Process)
+		}
+		a := explore.Action{Proc: fs.Process, Edge: -1}
+		switch fs.Event {
+		case "wake":
+			a.Kind = spec.Wake
+		case "deliver":
+			a.Kind = spec.Deliver
+			a.Edge = slices.IndexFunc(cfg.Topology.Edges, func(e spec.Edge) bool {
+				return e.To == spec.Endpoint{Node: fs.Process, Port: spec.Port(fs.Port)}
+			})
+			if a.Edge < 0 || fs.Message == nil {
+				return nil, fmt.Errorf("step %d: process %d has no in-port %d, or the message is missing", k+1, fs.Process, fs.Port)
+			}
+			kind := slices.Index(kinds, fs.Message.Kind)
+			if kind < 0 {
+				return nil, fmt.Errorf("step %d: %s has no message kind %q (it has %v)", k+1, m.Info().Name, fs.Message.Kind, kinds)
+			}
+			a.Msg = spec.Message{Kind: spec.Kind(kind), ID: fs.Message.ID, Arg: fs.Message.Arg}
+		default:
+			return nil, fmt.Errorf("step %d: unknown event %q (wake or deliver)", k+1, fs.Event)
+		}
+		v.Trace = append(v.Trace, a)
+	}
+	return v, nil
+}
+
+// Outcome is what replaying a trace showed.
+type Outcome struct {
+	// Confirmed is true when the recorded violation occurs again.
+	Confirmed bool
+	// Why says what was seen, in one line.
+	Why   string
+	Trace *Trace
+}
+
+// Replay re-executes a trace file with m and checks that it ends in the
+// violation it records. An error means the trace does not fit the
+// protocol (a step not enabled, an unknown kind).
+func Replay(f *File, m spec.Machine) (Outcome, error) {
+	if f.Algo != m.Info().Name {
+		return Outcome{}, fmt.Errorf("the trace is of %s, not %s", f.Algo, m.Info().Name)
+	}
+	v, err := f.Violation(m)
+	if err != nil {
+		return Outcome{}, err
+	}
+	t, err := Rebuild(m, v)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return judge(t), nil
+}
+
+// judge decides whether the rebuilt trace ends in its recorded violation.
+func judge(t *Trace) Outcome {
+	sy := t.System()
+	chk := invariants.NewChecker(sy.Info, t.Config)
+	final := t.Final()
+	view := sy.View(&final, nil)
+	terminal := len(sy.Enabled(&final, nil)) == 0
+	o := Outcome{Trace: t}
+	switch t.Property {
+	case invariants.StepPanicked, invariants.StepPurity:
+		if len(t.Steps) == 0 {
+			o.Why = "the trace has no step"
+			return o
+		}
+		last := t.Steps[len(t.Steps)-1]
+		prev := t.Initial
+		if len(t.Steps) > 1 {
+			prev = t.Steps[len(t.Steps)-2].State
+		}
+		if _, _, err := sy.Apply(&prev, last.Action); err != nil && err.Property == t.Property {
+			o.Confirmed, o.Why = true, err.Detail
+		} else if err := sy.CheckPurity(&prev, last.Action); err != nil && err.Property == t.Property {
+			o.Confirmed, o.Why = true, err.Detail
+		} else {
+			o.Why = "the last step ran normally"
+		}
+		return o
+	case invariants.MessageBound:
+		sent := 0
+		for _, st := range t.Steps {
+			sent += len(st.Sends)
+		}
+		b := sy.Info.Bound
+		switch {
+		case !terminal:
+			o.Why = "the trace does not end in a final state"
+		case b.Max == nil:
+			o.Why = "the protocol declares no bound"
+		case sent > b.Max(t.Config.Topology.N):
+			o.Confirmed, o.Why = true, fmt.Sprintf("the execution sends %d messages, more than %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
+		default:
+			o.Why = fmt.Sprintf("the execution sends %d messages, within %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
+		}
+		return o
+	case invariants.Termination:
+		if t.LoopAt >= 0 {
+			back := t.Initial
+			if t.LoopAt > 0 && t.LoopAt <= len(t.Steps) {
+				back = t.Steps[t.LoopAt-1].State
+			}
+			if len(t.Steps) > t.LoopAt && string(back.Encode(nil)) == string(final.Encode(nil)) {
+				o.Confirmed, o.Why = true, fmt.Sprintf("steps %d to %d return to the state after step %d: the execution can repeat them forever", t.LoopAt+1, len(t.Steps), t.LoopAt)
+			} else {
+				o.Why = "the last state is not the state the loop should return to"
+			}
+			return o
+		}
+	case invariants.Uniformity, invariants.ComparisonOnly:
+		o.Why = t.Property + " relates several executions; run `elcheck verify` again to re-check it"
+		return o
+	}
+	if v := chk.Always(view); v != nil && v.Property == t.Property {
+		o.Confirmed, o.Why = true, v.Detail
+		return o
+	}
+	if terminal {
+		if v := chk.AtEnd(view); v != nil && v.Property == t.Property {
+			o.Confirmed, o.Why = true, v.Detail
+			return o
+		}
+	}
+	o.Why = "the trace runs, but its last state does not violate " + t.Property
+	return o
+}

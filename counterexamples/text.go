@@ -1,0 +1,87 @@
+package counterexamples
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/elcheck/elcheck/explore"
+)
+
+// WriteText renders the trace for a person: the configuration, the initial
+// state, then each step (who received what from whom, the local state
+// before and after, what was sent, and what is in flight), then the final
+// state. The text is deterministic; golden files pin it.
+func (t *Trace) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", t.Property, t.Detail)
+	fmt.Fprintf(&b, "configuration: %s, %s\n", t.Algo, t.Config)
+	b.WriteString("initial state:\n")
+	t.writeState(&b, t.Initial)
+	for k, st := range t.Steps {
+		if k == t.LoopAt {
+			fmt.Fprintf(&b, "-- the cycle starts here: the steps below return to the state after step %d\n", t.LoopAt)
+		}
+		fmt.Fprintf(&b, "step %d: %s\n", k+1, t.describe(st.Action))
+		fmt.Fprintf(&b, "    %s -> %s\n", st.Before, st.After)
+		if len(st.Sends) > 0 {
+			var sent []string
+			for _, s := range st.Sends {
+				e := t.Config.Topology.Edges
+				to := -1
+				for _, ed := range e {
+					if ed.From.Node == st.Action.Proc && ed.From.Port == s.Port {
+						to = ed.To.Node
+					}
+				}
+				sent = append(sent, fmt.Sprintf("%s to p%d", t.msg(s.Msg), to))
+			}
+			fmt.Fprintf(&b, "    sends %s\n", strings.Join(sent, ", "))
+		}
+		if fl := t.inFlight(st.State); fl != "" {
+			fmt.Fprintf(&b, "    in flight: %s\n", fl)
+		}
+	}
+	if len(t.Steps) > 0 {
+		b.WriteString("final state:\n")
+		t.writeState(&b, t.Final())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Text returns the rendering of WriteText.
+func (t *Trace) Text() string {
+	var b strings.Builder
+	t.WriteText(&b)
+	return b.String()
+}
+
+func (t *Trace) writeState(b *strings.Builder, s explore.State) {
+	for i, l := range s.Locals {
+		wake := ""
+		if s.Wake.Has(i) {
+			wake = " (initiator, not yet woken)"
+		}
+		fmt.Fprintf(b, "    %s: %s%s\n", t.proc(i), t.sys.Machine.Format(l), wake)
+	}
+	if fl := t.inFlight(s); fl != "" {
+		fmt.Fprintf(b, "    in flight: %s\n", fl)
+	}
+}
+
+func (t *Trace) inFlight(s explore.State) string {
+	var parts []string
+	for e, c := range s.Chans {
+		if len(c) == 0 {
+			continue
+		}
+		ed := t.Config.Topology.Edges[e]
+		var ms []string
+		for _, m := range c {
+			ms = append(ms, t.msg(m))
+		}
+		parts = append(parts, fmt.Sprintf("p%d->p%d [%s]", ed.From.Node, ed.To.Node, strings.Join(ms, " ")))
+	}
+	return strings.Join(parts, ", ")
+}

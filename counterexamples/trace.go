@@ -1,0 +1,100 @@
+// Package counterexamples rebuilds, renders and replays the traces of
+// violations: a person reads them as text, a program as JSON, and
+// `elcheck replay` re-executes the JSON against the protocol.
+package counterexamples
+
+import (
+	"fmt"
+
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Step is one step of a rebuilt trace with what a person needs to follow
+// it: the event, the local state before and after, the messages sent, and
+// the global state after.
+type Step struct {
+	Action explore.Action
+	Before string
+	After  string
+	Sends  []spec.Send
+	State  explore.State
+}
+
+// Trace is a violation re-executed step by step from its initial state.
+type Trace struct {
+	Algo     string
+	Property string
+	Detail   string
+	Config   spec.Config
+	// LoopAt is the number of steps after which the final state was first
+	// reached (a cycle), or -1.
+	LoopAt  int
+	Initial explore.State
+	Steps   []Step
+	sys     *explore.System
+}
+
+// Rebuild re-executes v's actions with m and records every state. It fails
+// if an action is not enabled where the trace says it is taken.
+func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
+	sy := explore.NewSystem(m, v.Config)
+	t := &Trace{Algo: m.Info().Name, Property: v.Property, Detail: v.Detail, Config: v.Config, LoopAt: v.LoopAt, sys: sy}
+	t.Initial = sy.Initial()
+	s := t.Initial
+	for k, a := range v.Trace {
+		if !enabled(sy, &s, a) {
+			return nil, fmt.Errorf("step %d (%s) is not enabled", k+1, t.describe(a))
+		}
+		before := m.Format(s.Locals[a.Proc])
+		next, sends, err := sy.Apply(&s, a)
+		st := Step{Action: a, Before: before, Sends: sends}
+		if err != nil {
+			// The last step of a step-panicked trace fails by design.
+			if k != len(v.Trace)-1 {
+				return nil, fmt.Errorf("step %d: %v", k+1, err)
+			}
+			st.After = "(" + err.Detail + ")"
+			st.State = s
+			t.Steps = append(t.Steps, st)
+			break
+		}
+		st.After = m.Format(next.Locals[a.Proc])
+		st.State = next
+		t.Steps = append(t.Steps, st)
+		s = next
+	}
+	return t, nil
+}
+
+func enabled(sy *explore.System, s *explore.State, a explore.Action) bool {
+	for _, b := range sy.Enabled(s, nil) {
+		if b == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Final returns the state the trace ends in.
+func (t *Trace) Final() explore.State {
+	if len(t.Steps) == 0 {
+		return t.Initial
+	}
+	return t.Steps[len(t.Steps)-1].State
+}
+
+// System returns the transition system the trace runs in.
+func (t *Trace) System() *explore.System { return t.sys }
+
+func (t *Trace) proc(i int) string { return fmt.Sprintf("p%d (id %d)", i, t.Config.IDs[i]) }
+
+func (t *Trace) msg(m spec.Message) string { return m.Format(t.sys.Info.Messages) }
+
+func (t *Trace) describe(a explore.Action) string {
+	if a.Kind == spec.Wake {
+		return t.proc(a.Proc) + " wakes up"
+	}
+	from := t.Config.Topology.Edges[a.Edge].From.Node
+	return fmt.Sprintf("%s receives %s from p%d", t.proc(a.Proc), t.msg(a.Msg), from)
+}

@@ -1,0 +1,367 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Options configures a check.
+type Options struct {
+	// Search is the exploration order (BFS by default).
+	Search Search
+	// Exact stores whole state encodings in the visited set instead of
+	// 64-bit fingerprints: slower and larger, but no collision can hide a
+	// state. The tests use it.
+	Exact bool
+	// MaxStates stops the check, INCOMPLETE, after this many distinct
+	// states over all configurations; 0 means no limit.
+	MaxStates int64
+	// PurityEvery re-runs every k-th step to check that it is a function of
+	// its input; 0 turns the check off.
+	PurityEvery int
+	// UniformityEvery checks on every k-th state that rotating it commutes
+	// with taking its successors; 0 turns the check off.
+	UniformityEvery int
+	// ComparisonOnly re-explores every configuration with the ids relabelled
+	// by an order-preserving map and compares the results.
+	ComparisonOnly bool
+	// Progress, if set, is called now and then during the search.
+	Progress func(Progress)
+}
+
+// DefaultOptions returns the options `elcheck verify` uses.
+func DefaultOptions() Options {
+	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true}
+}
+
+// Progress is a snapshot of a running check.
+type Progress struct {
+	States       int64
+	Depth        int
+	ConfigsDone  int
+	ConfigsTotal int
+	ConfigStates int64
+	Config       spec.Config
+}
+
+// Space is a set of configurations: a topology size, a channel semantics,
+// and either fixed ids and initiators or all of them.
+type Space struct {
+	N        int
+	Topology spec.TopologyKind
+	Channels spec.Channels
+	// IDs fixes the id placement; nil means every placement of 1..n up to
+	// rotation (id 1 at position 0): (n-1)! of them.
+	IDs []spec.ID
+	// Initiators fixes the initiator set; 0 means every non-empty subset.
+	Initiators spec.Set
+}
+
+// Count returns the number of configurations in the space.
+func (sp Space) Count() int {
+	c := 1
+	if sp.IDs == nil {
+		for k := 2; k < sp.N; k++ {
+			c *= k
+		}
+	}
+	if sp.Initiators == 0 {
+		c *= 1<<uint(sp.N) - 1
+	}
+	return c
+}
+
+// Configs enumerates the configurations in a fixed order: placements in
+// lexicographic order, then initiator sets as increasing bit masks.
+func (sp Space) Configs() iter.Seq[spec.Config] {
+	top, _ := spec.NewTopology(sp.Topology, sp.N)
+	return func(yield func(spec.Config) bool) {
+		placements := func(yield func([]spec.ID) bool) {
+			if sp.IDs != nil {
+				yield(sp.IDs)
+				return
+			}
+			ids := make([]spec.ID, sp.N)
+			for i := range ids {
+				ids[i] = spec.ID(i + 1)
+			}
+			for {
+				if !yield(slices.Clone(ids)) {
+					return
+				}
+				if !nextPermutation(ids[1:]) {
+					return
+				}
+			}
+		}
+		for ids := range placements {
+			lo, hi := spec.Set(1), spec.All(sp.N)
+			if sp.Initiators != 0 {
+				lo, hi = sp.Initiators, sp.Initiators
+			}
+			for init := lo; init <= hi; init++ {
+				if !yield(spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// nextPermutation advances a to its next lexicographic permutation and
+// reports whether there was one.
+func nextPermutation(a []spec.ID) bool {
+	i := len(a) - 2
+	for i >= 0 && a[i] >= a[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(a) - 1
+	for a[j] <= a[i] {
+		j--
+	}
+	a[i], a[j] = a[j], a[i]
+	slices.Reverse(a[i+1:])
+	return true
+}
+
+// Violation is a property that failed, with the configuration and the
+// actions that lead from its initial state to the failure.
+type Violation struct {
+	Property string
+	Detail   string
+	Config   spec.Config
+	Trace    []Action
+	// LoopAt is, for a termination violation, the number of steps after
+	// which the trace's last state was first reached: steps LoopAt+1 to the
+	// end form a cycle. -1 otherwise.
+	LoopAt int
+}
+
+// Status is the verdict on one property.
+type Status string
+
+// The verdicts on a property.
+const (
+	Holds      Status = "holds"
+	Violated   Status = "violated"
+	Unknown    Status = "unknown"     // the search stopped before it was established
+	NotChecked Status = "not checked" // the run was not set up to check it
+)
+
+// PropertyResult is one property's verdict with a short note.
+type PropertyResult struct {
+	Name   string
+	Status Status
+	Note   string
+}
+
+// Result is the outcome of a check over a space of configurations.
+type Result struct {
+	Algo        string
+	N           int
+	Channels    spec.Channels
+	Configs     int // in the space
+	ConfigsDone int // explored completely
+	States      int64
+	Transitions int64
+	Terminals   int64
+	MaxDepth    int
+	// MinMessages and MaxMessages are over complete executions of every
+	// configuration explored completely; -1 if there was none.
+	MinMessages, MaxMessages int
+	Elapsed                  time.Duration
+	Exact                    bool
+	// Collision is the estimated probability that two distinct states of
+	// one configuration shared a fingerprint, so that one went unexplored.
+	Collision  float64
+	Properties []PropertyResult
+	Violation  *Violation
+	// Incomplete says why the search stopped early; empty if it did not.
+	Incomplete string
+}
+
+// Verdict returns the report's last line: VERIFIED, VIOLATED: p or
+// INCOMPLETE: why. A violation found is reported even if the search was
+// then cut short, since it is a fact; VERIFIED needs a complete search.
+func (r *Result) Verdict() string {
+	switch {
+	case r.Violation != nil:
+		return "VIOLATED: " + r.Violation.Property
+	case r.Incomplete != "":
+		return "INCOMPLETE: " + r.Incomplete
+	}
+	return "VERIFIED"
+}
+
+// Check explores every configuration of space for m and checks every
+// property. The counterexample reported, if any, is a shortest one over
+// all configurations (with BFS), the first in enumeration order among
+// equals.
+func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Result {
+	start := time.Now()
+	info := m.Info()
+	res := &Result{Algo: info.Name, N: space.N, Channels: space.Channels, Configs: space.Count(),
+		Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}
+	budget := int64(math.MaxInt64)
+	if opts.MaxStates > 0 {
+		budget = opts.MaxStates
+	}
+	x := newSearcher(ctx, &opts, &budget)
+	var uniformChecked int64
+	var stopped error
+	for cfg := range space.Configs() {
+		sy := NewSystem(m, cfg)
+		if opts.Progress != nil {
+			done, states := res.ConfigsDone, res.States
+			x.progress = func(s int64, d int) {
+				opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done, ConfigsTotal: res.Configs, ConfigStates: s, Config: cfg})
+			}
+		}
+		if res.Violation != nil && opts.Search == BFS {
+			x.maxTrace = len(res.Violation.Trace)
+		}
+		r := x.run(sy)
+		res.States += r.states
+		res.Transitions += r.transitions
+		res.Terminals += r.terminals
+		res.MaxDepth = max(res.MaxDepth, r.maxDepth)
+		uniformChecked += r.uniformChecked
+		if !opts.Exact {
+			res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
+		}
+		if v := r.violation; v != nil && (res.Violation == nil || len(v.Trace) < len(res.Violation.Trace)) {
+			res.Violation = v
+		}
+		if r.stopped != nil {
+			stopped = r.stopped
+			break
+		}
+		if res.Violation == nil && r.violation == nil && opts.ComparisonOnly {
+			if v, err := x.compareRelabelled(m, cfg, r); err != nil {
+				stopped = err
+				break
+			} else if v != nil {
+				res.Violation = v
+			}
+		}
+		if res.Violation != nil && opts.Search == DFS {
+			break // DFS traces are not shortest: the first one will do
+		}
+		res.ConfigsDone++
+		if r.minMsg >= 0 {
+			if res.MinMessages < 0 || r.minMsg < res.MinMessages {
+				res.MinMessages = r.minMsg
+			}
+			res.MaxMessages = max(res.MaxMessages, r.maxMsg)
+		}
+	}
+	switch {
+	case errors.Is(stopped, errStateLimit):
+		res.Incomplete = fmt.Sprintf("state limit of %d reached", opts.MaxStates)
+	case errors.Is(stopped, context.DeadlineExceeded):
+		res.Incomplete = "time limit reached"
+	case stopped != nil:
+		res.Incomplete = "interrupted"
+	}
+	if res.Incomplete != "" {
+		res.Incomplete += fmt.Sprintf(" after %d of %d configurations", res.ConfigsDone, res.Configs)
+	}
+	res.Elapsed = time.Since(start)
+	res.Properties = properties(res, info, space, opts, uniformChecked)
+	return res
+}
+
+// relabel is the order-preserving map the comparison-only check applies to
+// ids: not affine, so arithmetic on ids shows.
+func relabel(id spec.ID) spec.ID { return id*id + 10 }
+
+// compareRelabelled explores cfg again with every id relabelled and
+// compares what it finds with r. A protocol that only compares ids must
+// reach as many states by as many transitions, with the same processes
+// winning and the same message counts.
+func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configResult) (*Violation, error) {
+	rc := cfg
+	rc.IDs = make([]spec.ID, len(cfg.IDs))
+	for i, id := range cfg.IDs {
+		rc.IDs[i] = relabel(id)
+	}
+	saved := x.opts.UniformityEvery
+	x.opts.UniformityEvery = 0
+	q := x.run(NewSystem(m, rc))
+	x.opts.UniformityEvery = saved
+	if q.stopped != nil {
+		return nil, q.stopped
+	}
+	type figures struct {
+		States, Transitions, Terminals int64
+		MinMsg, MaxMsg                 int
+		Elected                        spec.Set
+		Violation                      string
+	}
+	f := func(c configResult) figures {
+		v := ""
+		if c.violation != nil {
+			v = c.violation.Property
+		}
+		return figures{c.states, c.transitions, c.terminals, c.minMsg, c.maxMsg, c.elected, v}
+	}
+	if a, b := f(r), f(q); a != b {
+		return &Violation{Property: invariants.ComparisonOnly, Config: cfg, LoopAt: -1,
+			Detail: fmt.Sprintf("relabelling the ids %v as %v (same order) changes the behaviour: %+v before, %+v after", cfg.IDs, rc.IDs, a, b)}, nil
+	}
+	return nil, nil
+}
+
+func properties(res *Result, info spec.Info, space Space, opts Options, uniformChecked int64) []PropertyResult {
+	complete := res.Incomplete == "" && res.Violation == nil
+	var out []PropertyResult
+	for _, p := range invariants.All {
+		pr := PropertyResult{Name: p.Name, Status: Unknown}
+		if complete {
+			pr.Status = Holds
+		}
+		switch p.Name {
+		case invariants.Decentralization:
+			if space.Initiators != 0 {
+				pr.Status, pr.Note = NotChecked, "initiators fixed by -initiators"
+			} else if complete {
+				pr.Note = fmt.Sprintf("all %d non-empty initiator sets", 1<<uint(space.N)-1)
+			}
+		case invariants.Uniformity:
+			if opts.UniformityEvery == 0 {
+				pr.Status = NotChecked
+			} else {
+				pr.Note = fmt.Sprintf("checked on %d states (every %dth)", uniformChecked, opts.UniformityEvery)
+			}
+		case invariants.ComparisonOnly:
+			if !opts.ComparisonOnly {
+				pr.Status = NotChecked
+			} else if complete {
+				pr.Note = "every configuration re-explored with ids i -> i*i+10"
+			}
+		case invariants.MessageBound:
+			switch {
+			case info.Bound.Max == nil:
+				pr.Status, pr.Note = NotChecked, "no bound declared"
+			case res.MaxMessages >= 0:
+				pr.Note = fmt.Sprintf("max %d, bound %s = %d", res.MaxMessages, info.Bound.Formula, info.Bound.Max(space.N))
+			}
+		}
+		if res.Violation != nil && res.Violation.Property == p.Name {
+			pr.Status, pr.Note = Violated, res.Violation.Detail
+		}
+		out = append(out, pr)
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/elcheck/elcheck/invariants"
+)
+
+// analyse runs the checks that need the whole reachable graph of one
+// configuration: termination (no cycle) and the fewest and most messages
+// over complete executions, against the declared bound.
+func (x *searcher) analyse(r *configResult) {
+	n := len(x.parent)
+	indeg := make([]int32, n)
+	first := make([]int32, n+1) // CSR of successors
+	for _, e := range x.edges {
+		indeg[e.to]++
+		first[e.from+1]++
+	}
+	for i := range n {
+		first[i+1] += first[i]
+	}
+	succ := make([]int32, len(x.edges)) // edge indices, grouped by source
+	fill := slices.Clone(first[:n])
+	for k, e := range x.edges {
+		succ[fill[e.from]] = int32(k)
+		fill[e.from]++
+	}
+	// Kahn's algorithm: a topological order exists iff there is no cycle.
+	order := make([]int32, 0, n)
+	for i := range n {
+		if indeg[i] == 0 {
+			order = append(order, int32(i))
+		}
+	}
+	for k := 0; k < len(order); k++ {
+		v := order[k]
+		for _, ei := range succ[first[v]:first[v+1]] {
+			w := x.edges[ei].to
+			if indeg[w]--; indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
+	}
+	if len(order) < n {
+		r.violation = x.lasso(indeg, first, succ)
+		return
+	}
+	// Longest and shortest message counts along paths, in topological order.
+	lo, hi := make([]int32, n), make([]int32, n)
+	via := make([]int32, n) // the edge on a most-messages path into each state
+	for i := range n {
+		lo[i], via[i] = -1, -1
+	}
+	lo[0] = 0
+	for _, v := range order {
+		if lo[v] < 0 {
+			continue
+		}
+		for _, ei := range succ[first[v]:first[v+1]] {
+			e := x.edges[ei]
+			if l := lo[v] + e.sent; lo[e.to] < 0 || l < lo[e.to] {
+				lo[e.to] = l
+			}
+			if h := hi[v] + e.sent; via[e.to] < 0 || h > hi[e.to] {
+				hi[e.to], via[e.to] = h, ei
+			}
+		}
+	}
+	worst := int32(-1)
+	for v := range n {
+		if first[v] != first[v+1] {
+			continue // not terminal
+		}
+		if r.minMsg < 0 || int(lo[v]) < r.minMsg {
+			r.minMsg = int(lo[v])
+		}
+		if worst < 0 || hi[v] > hi[worst] {
+			worst = int32(v)
+		}
+	}
+	r.maxMsg = int(hi[worst])
+	b := x.sy.Info.Bound
+	if b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
+		var path []int32
+		for v := worst; v != 0; v = x.edges[via[v]].from {
+			path = append(path, v)
+		}
+		path = append(path, 0)
+		slices.Reverse(path)
+		r.violation = x.violation(invariants.MessageBound,
+			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
+			x.pathActions(path))
+	}
+}
+
+// lasso finds a cycle and returns a termination violation whose trace is a
+// shortest path to the earliest-found state on a cycle, then a shortest
+// cycle through it. indeg is what Kahn's algorithm left: states with a
+// positive count lie on or after a cycle.
+func (x *searcher) lasso(indeg []int32, first, succ []int32) *Violation {
+	n := len(indeg)
+	in := make([]bool, n)
+	outdeg := make([]int32, n)
+	for v := range n {
+		in[v] = indeg[v] > 0
+	}
+	for v := range n {
+		if !in[v] {
+			continue
+		}
+		for _, ei := range succ[first[v]:first[v+1]] {
+			if in[x.edges[ei].to] {
+				outdeg[v]++
+			}
+		}
+	}
+	// Trim states that lead to no cycle: what remains lies between cycles.
+	preds := make([][]int32, n)
+	for _, e := range x.edges {
+		if in[e.from] && in[e.to] {
+			preds[e.to] = append(preds[e.to], e.from)
+		}
+	}
+	var q []int32
+	for v := range n {
+		if in[v] && outdeg[v] == 0 {
+			q = append(q, int32(v))
+		}
+	}
+	for len(q) > 0 {
+		v := q[0]
+		q = q[1:]
+		in[v] = false
+		for _, u := range preds[v] {
+			if in[u] {
+				if outdeg[u]--; outdeg[u] == 0 {
+					q = append(q, u)
+				}
+			}
+		}
+	}
+	for v := range int32(n) {
+		if !in[v] {
+			continue
+		}
+		// Breadth-first from v inside the remaining states, back to v.
+		from := map[int32]int32{}
+		q := []int32{v}
+		for len(q) > 0 {
+			u := q[0]
+			q = q[1:]
+			for _, ei := range succ[first[u]:first[u+1]] {
+				w := x.edges[ei].to
+				if !in[w] {
+					continue
+				}
+				if w == v {
+					var back []int32 // u, ..., the state after v
+					for c := u; c != v; c = from[c] {
+						back = append(back, c)
+					}
+					slices.Reverse(back)
+					cycle := append(append([]int32{v}, back...), v)
+					prefix := x.trace(v)
+					viol := x.violation(invariants.Termination,
+						fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(cycle)-1, len(prefix)),
+						append(prefix, x.pathActions(cycle)...))
+					viol.LoopAt = len(prefix)
+					return viol
+				}
+				if _, seen := from[w]; !seen {
+					from[w] = u
+					q = append(q, w)
+				}
+			}
+		}
+	}
+	return x.violation(invariants.Termination, "the reachable graph has a cycle", nil)
+}
+
+// pathActions returns the actions that lead along a path of states.
+func (x *searcher) pathActions(path []int32) []Action {
+	var acts []Action
+	for k := 0; k+1 < len(path); k++ {
+		s := x.state(path[k])
+		want := x.encoding(path[k+1])
+		for _, a := range x.sy.Enabled(&s, nil) {
+			t, _, err := x.sy.Apply(&s, a)
+			if err == nil && string(t.Encode(nil)) == string(want) {
+				acts = append(acts, a)
+				break
+			}
+		}
+	}
+	return acts
+}

@@ -1,0 +1,287 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Search is the order in which states are explored.
+type Search uint8
+
+const (
+	// BFS explores level by level: the first violation found has a
+	// shortest trace.
+	BFS Search = iota
+	// DFS explores depth first: traces are not shortest.
+	DFS
+)
+
+// String returns "bfs" or "dfs".
+func (s Search) String() string {
+	if s == DFS {
+		return "dfs"
+	}
+	return "bfs"
+}
+
+// edge is one transition of the reachable graph, with the number of
+// messages its step sent.
+type edge struct {
+	from, to int32
+	sent     int32
+}
+
+// configResult is what the search of one configuration found.
+type configResult struct {
+	states, transitions, terminals int64
+	maxDepth                       int
+	minMsg, maxMsg                 int
+	elected                        spec.Set // positions that win in some terminal state
+	uniformChecked                 int64
+	violation                      *Violation
+	stopped                        error // why the search stopped early, if it did
+}
+
+// searcher explores one configuration at a time, reusing its buffers.
+type searcher struct {
+	sy   *System
+	opts *Options
+
+	// Per discovered state, by index in discovery order.
+	parent []int32
+	act    []Action
+	depth  []int32
+	off    []uint32 // encodings: arena[off[i]:off[i+1]]
+	arena  []byte
+
+	seenFP map[uint64]int32
+	seenEx map[string]int32
+	edges  []edge
+
+	acts     []Action
+	decs     []spec.Decision
+	checker  *invariants.Checker
+	steps    int64 // transitions taken, for the spaced purity check
+	budget   *int64
+	maxTrace int // only traces shorter than this are of interest; 0: any
+	ctx      context.Context
+	progress func(states int64, depth int)
+}
+
+func newSearcher(ctx context.Context, opts *Options, budget *int64) *searcher {
+	return &searcher{opts: opts, budget: budget, ctx: ctx}
+}
+
+func (x *searcher) reset(sy *System) {
+	x.sy = sy
+	x.parent, x.act, x.depth, x.off = x.parent[:0], x.act[:0], x.depth[:0], x.off[:0]
+	x.arena, x.edges = x.arena[:0], x.edges[:0]
+	x.off = append(x.off, 0)
+	if x.opts.Exact {
+		x.seenEx = make(map[string]int32)
+	} else {
+		x.seenFP = make(map[uint64]int32)
+	}
+	x.checker = invariants.NewChecker(sy.Info, sy.Config)
+}
+
+func (x *searcher) state(i int32) State {
+	return DecodeState(x.arena[x.off[i]:x.off[i+1]], x.sy.N(), len(x.sy.Config.Topology.Edges))
+}
+
+func (x *searcher) encoding(i int32) []byte { return x.arena[x.off[i]:x.off[i+1]] }
+
+// add records s (reached from parent by a) unless it was seen; it returns
+// the state's index and whether it is new.
+func (x *searcher) add(s *State, parent int32, a Action, depth int32) (int32, bool) {
+	start := len(x.arena)
+	x.arena = s.Encode(x.arena)
+	enc := x.arena[start:]
+	next := int32(len(x.parent))
+	if x.opts.Exact {
+		if i, ok := x.seenEx[string(enc)]; ok {
+			x.arena = x.arena[:start]
+			return i, false
+		}
+		x.seenEx[string(enc)] = next
+	} else {
+		fp := fingerprint(enc)
+		if i, ok := x.seenFP[fp]; ok {
+			x.arena = x.arena[:start]
+			return i, false
+		}
+		x.seenFP[fp] = next
+	}
+	x.off = append(x.off, uint32(len(x.arena)))
+	x.parent = append(x.parent, parent)
+	x.act = append(x.act, a)
+	x.depth = append(x.depth, depth)
+	return next, true
+}
+
+// trace returns the actions from the initial state to state i.
+func (x *searcher) trace(i int32) []Action {
+	var t []Action
+	for ; x.parent[i] >= 0; i = x.parent[i] {
+		t = append(t, x.act[i])
+	}
+	slices.Reverse(t)
+	return t
+}
+
+// check runs the state properties on a newly found state.
+func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
+	view := x.sy.View(s, x.decs)
+	x.decs = view.Decisions
+	if v := x.checker.Always(view); v != nil {
+		return x.violation(v.Property, v.Detail, x.trace(i))
+	}
+	x.acts = x.sy.Enabled(s, x.acts[:0])
+	if len(x.acts) == 0 {
+		r.terminals++
+		if v := x.checker.AtEnd(view); v != nil {
+			return x.violation(v.Property, v.Detail, x.trace(i))
+		}
+		for p, d := range view.Decisions {
+			if d.Status == spec.Elected {
+				r.elected = r.elected.With(p)
+			}
+		}
+	}
+	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && len(x.acts) > 0 {
+		r.uniformChecked++
+		if !x.uniform(s) {
+			// An impure step breaks the symmetry too; blame the real cause.
+			for _, a := range x.sy.Enabled(s, nil) {
+				if err := x.sy.CheckPurity(s, a); err != nil {
+					return x.violation(err.Property, err.Detail, append(x.trace(i), a))
+				}
+			}
+			return x.violation(invariants.Uniformity, "rotating this state by one position does not commute with taking its successors", x.trace(i))
+		}
+	}
+	return nil
+}
+
+func (x *searcher) violation(prop, detail string, t []Action) *Violation {
+	return &Violation{Property: prop, Detail: detail, Config: x.sy.Config, Trace: t, LoopAt: -1}
+}
+
+// uniform checks that the successors of rot(s) are the rotations of the
+// successors of s, for every symmetry of the topology.
+func (x *searcher) uniform(s *State) bool {
+	for _, p := range x.sy.Config.Topology.Symmetries {
+		a := x.successorPrints(s, &p)
+		r := x.sy.Permute(s, p)
+		b := x.successorPrints(&r, nil)
+		if !slices.Equal(a, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// successorPrints returns the sorted fingerprints of the successors of s,
+// each permuted by p if p is not nil.
+func (x *searcher) successorPrints(s *State, p *spec.Perm) []uint64 {
+	var prints []uint64
+	for _, a := range x.sy.Enabled(s, nil) {
+		t, _, err := x.sy.Apply(s, a)
+		if err != nil {
+			prints = append(prints, 0)
+			continue
+		}
+		if p != nil {
+			t = x.sy.Permute(&t, *p)
+		}
+		prints = append(prints, fingerprint(t.Encode(nil)))
+	}
+	slices.Sort(prints)
+	return prints
+}
+
+// run explores the configuration of sy completely, or until a violation,
+// the state budget or the context stops it.
+func (x *searcher) run(sy *System) configResult {
+	x.reset(sy)
+	r := configResult{minMsg: -1}
+	init := sy.Initial()
+	x.add(&init, -1, Action{}, 0)
+	r.states = 1
+	if v := x.check(0, &init, &r); v != nil {
+		r.violation = v
+		return r
+	}
+	stack := []int32{0} // DFS only; BFS walks indices in discovery order
+	for next := int32(0); ; {
+		var i int32
+		if x.opts.Search == DFS {
+			if len(stack) == 0 {
+				break
+			}
+			i, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		} else {
+			if int(next) == len(x.parent) {
+				break
+			}
+			i, next = next, next+1
+		}
+		if i&1023 == 0 {
+			if err := x.ctx.Err(); err != nil {
+				r.stopped = err
+				return r
+			}
+			if x.progress != nil {
+				x.progress(r.states, int(x.depth[i]))
+			}
+		}
+		d := x.depth[i]
+		if x.maxTrace > 0 && int(d)+1 >= x.maxTrace {
+			continue // a violation this deep would not be shorter than the one in hand
+		}
+		s := x.state(i)
+		x.acts = sy.Enabled(&s, x.acts[:0])
+		acts := slices.Clone(x.acts)
+		for _, a := range acts {
+			t, sends, err := sy.Apply(&s, a)
+			x.steps++
+			if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
+				err = sy.CheckPurity(&s, a)
+			}
+			if err != nil {
+				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), a))
+				return r
+			}
+			r.transitions++
+			j, fresh := x.add(&t, i, a, d+1)
+			x.edges = append(x.edges, edge{i, j, int32(len(sends))})
+			if !fresh {
+				continue
+			}
+			r.states++
+			if int(d)+1 > r.maxDepth {
+				r.maxDepth = int(d) + 1
+			}
+			if *x.budget--; *x.budget < 0 {
+				r.stopped = errStateLimit
+				return r
+			}
+			if v := x.check(j, &t, &r); v != nil {
+				r.violation = v
+				return r
+			}
+			stack = append(stack, j)
+		}
+	}
+	if x.maxTrace > 0 {
+		return r // pruned: the graph is partial, so no cycle or cost analysis
+	}
+	x.analyse(&r)
+	return r
+}
+
+var errStateLimit = fmt.Errorf("state limit reached")

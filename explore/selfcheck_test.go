@@ -1,0 +1,108 @@
+package explore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// noisyLeLann is LeLann plus arithmetic on ids: a process whose id is a
+// multiple of 3 sends a "noise" message on waking, which its successor
+// drops. The election is unaffected, so only the comparison-only check can
+// see that the protocol does more than compare ids.
+type noisyLeLann struct{ protocols.LeLann }
+
+const noise spec.Kind = 1
+
+func (p noisyLeLann) Info() spec.Info {
+	in := p.LeLann.Info()
+	in.Name = "lelann-noisy"
+	in.Messages = append(append([]string(nil), in.Messages...), "noise")
+	in.Bound = spec.Bound{}
+	return in
+}
+
+func (p noisyLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
+	if ev.Kind == spec.Deliver && ev.Msg.Kind == noise {
+		return s
+	}
+	if ev.Kind == spec.Wake && s.ID%3 == 0 {
+		out.Send(0, spec.Message{Kind: noise})
+	}
+	return p.LeLann.Step(s, ev, out)
+}
+
+// impureLeLann reads a package-level counter: its steps are not functions
+// of their input.
+type impureLeLann struct{ protocols.LeLann }
+
+var impureCalls int
+
+func (p impureLeLann) Info() spec.Info {
+	in := p.LeLann.Info()
+	in.Name = "lelann-impure"
+	return in
+}
+
+func (p impureLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
+	impureCalls++
+	if impureCalls%2 == 0 {
+		s.Leader = 99
+	}
+	return p.LeLann.Step(s, ev, out)
+}
+
+// panickyLeLann indexes past a slice on a delivery to the process with the
+// largest id, as a careless step might.
+type panickyLeLann struct{ protocols.LeLann }
+
+func (p panickyLeLann) Info() spec.Info {
+	in := p.LeLann.Info()
+	in.Name = "lelann-panicky"
+	return in
+}
+
+func (p panickyLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
+	if ev.Kind == spec.Deliver && len(s.List) > 1 {
+		_ = s.List[len(s.List)+int(ev.Msg.ID)] // out of range
+	}
+	return p.LeLann.Step(s, ev, out)
+}
+
+func TestSelfChecks(t *testing.T) {
+	tests := []struct {
+		m      spec.Machine
+		opts   func(*explore.Options)
+		want   string
+		detail string
+	}{
+		{spec.Erase[protocols.LeLannState](noisyLeLann{}), nil, invariants.ComparisonOnly, "relabelling the ids"},
+		{spec.Erase[protocols.LeLannState](impureLeLann{}), func(o *explore.Options) { o.PurityEvery = 1 }, invariants.StepPurity, "not deterministic"},
+		{spec.Erase[protocols.LeLannState](panickyLeLann{}), nil, invariants.StepPanicked, "panicked: runtime error: index out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.m.Info().Name, func(t *testing.T) {
+			opts := explore.DefaultOptions()
+			if tt.opts != nil {
+				tt.opts(&opts)
+			}
+			res := explore.Check(context.Background(), tt.m, explore.Space{N: 3, Topology: spec.UniRing}, opts)
+			v := res.Violation
+			if v == nil || v.Property != tt.want || !strings.Contains(v.Detail, tt.detail) {
+				t.Fatalf("verdict %s (%+v), want %s with %q", res.Verdict(), v, tt.want, tt.detail)
+			}
+		})
+	}
+	// With the check off, the noisy protocol passes: the check is what
+	// catches it.
+	opts := explore.DefaultOptions()
+	opts.ComparisonOnly = false
+	if res := explore.Check(context.Background(), spec.Erase[protocols.LeLannState](noisyLeLann{}), explore.Space{N: 3}, opts); res.Verdict() != "VERIFIED" {
+		t.Errorf("noisy LeLann without the comparison check: %s", res.Verdict())
+	}
+}

@@ -1,0 +1,130 @@
+package explore
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// State is a global state: every process's encoded local state, every
+// channel's contents, and the initiators that have not woken yet. It holds
+// nothing else: costs such as message counts are computed over the
+// reachable graph afterwards, so two paths to the same state merge and a
+// protocol that runs forever shows up as a cycle rather than as an
+// unbounded counter.
+type State struct {
+	// Locals[i] is process i's local state, encoded by the protocol.
+	Locals [][]byte
+	// Chans[e] is the contents of channel e (spec.Topology.Edges[e]),
+	// oldest first; on bag channels, sorted by spec.Message.Compare.
+	Chans [][]spec.Message
+	// Wake is the set of initiators whose spontaneous start is pending.
+	Wake spec.Set
+}
+
+// InFlight counts the messages in all channels.
+func (s *State) InFlight() int {
+	k := 0
+	for _, c := range s.Chans {
+		k += len(c)
+	}
+	return k
+}
+
+// Encode appends the canonical encoding of s to dst.
+func (s *State) Encode(dst []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(s.Wake))
+	for _, l := range s.Locals {
+		dst = binary.AppendUvarint(dst, uint64(len(l)))
+		dst = append(dst, l...)
+	}
+	var e spec.Encoder
+	for _, c := range s.Chans {
+		e.Uint(uint64(len(c)))
+		for _, m := range c {
+			e.Message(m)
+		}
+	}
+	return append(dst, e.Bytes()...)
+}
+
+// DecodeState reads an encoding of a state with n processes and k channels.
+// Local states alias b.
+func DecodeState(b []byte, n, k int) State {
+	d := spec.NewDecoder(b)
+	s := State{Wake: spec.Set(d.Uint()), Locals: make([][]byte, n), Chans: make([][]spec.Message, k)}
+	for i := range n {
+		s.Locals[i] = d.Raw()
+	}
+	for e := range k {
+		c := int(d.Uint())
+		if c > 0 {
+			s.Chans[e] = make([]spec.Message, c)
+			for j := range c {
+				s.Chans[e][j] = d.Message()
+			}
+		}
+	}
+	if d.Err() != nil {
+		panic("explore: corrupt state encoding")
+	}
+	return s
+}
+
+// Action is one transition: a pending initiator wakes up, or the message
+// Msg at the head of channel Edge (any copy of it, on bag channels) is
+// delivered.
+type Action struct {
+	Kind spec.EventKind
+	// Proc is the process that takes the step.
+	Proc int
+	// Edge is the channel a delivery takes its message from.
+	Edge int
+	// Msg is the delivered message.
+	Msg spec.Message
+}
+
+// fingerprint is a stable 64-bit hash with a fixed seed: the same state has
+// the same fingerprint in every run, build and process, so counts and
+// traces are reproducible (hash/maphash is seeded per process).
+func fingerprint(b []byte) uint64 {
+	const (
+		seed = 0x9e3779b97f4a7c15
+		m1   = 0x87c37b91114253d5
+		m2   = 0x4cf5ad432745937f
+	)
+	h := uint64(seed) ^ uint64(len(b))*m1
+	for len(b) >= 8 {
+		k := binary.LittleEndian.Uint64(b)
+		b = b[8:]
+		h ^= mix(k * m1)
+		h = bits.RotateLeft64(h, 27)*5 + 0x52dce729
+	}
+	var tail uint64
+	for i, c := range b {
+		tail |= uint64(c) << (8 * uint(i))
+	}
+	h ^= mix(tail*m2 + 1)
+	return mix(h)
+}
+
+// mix is splitmix64's finaliser: every input bit affects every output bit.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// insertSorted puts m into a sorted bag, returning a new slice.
+func insertSorted(c []spec.Message, m spec.Message) []spec.Message {
+	i, _ := slices.BinarySearchFunc(c, m, spec.Message.Compare)
+	out := make([]spec.Message, 0, len(c)+1)
+	out = append(out, c[:i]...)
+	out = append(out, m)
+	return append(out, c[i:]...)
+}

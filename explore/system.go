@@ -1,0 +1,206 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// System is the global transition system of one configuration: the
+// protocol's steps lifted to global states. It is the single definition of
+// the semantics; the search, the trace rebuilder and replay all use it.
+type System struct {
+	Machine spec.Machine
+	Info    spec.Info
+	Config  spec.Config
+	// outEdge[i][p] is the channel process i's port p sends on.
+	outEdge [][]int
+	out     spec.Outbox
+}
+
+// NewSystem prepares the transition system of m in cfg.
+func NewSystem(m spec.Machine, cfg spec.Config) *System {
+	top := cfg.Topology
+	sy := &System{Machine: m, Info: m.Info(), Config: cfg, outEdge: make([][]int, top.N)}
+	for i := range top.N {
+		sy.outEdge[i] = make([]int, top.Ports[i])
+	}
+	for e, ed := range top.Edges {
+		sy.outEdge[ed.From.Node][ed.From.Port] = e
+	}
+	return sy
+}
+
+// N is the number of processes.
+func (sy *System) N() int { return sy.Config.Topology.N }
+
+// Initial returns the initial state: every process in its initial state,
+// channels empty, every initiator's wake-up pending.
+func (sy *System) Initial() State {
+	top := sy.Config.Topology
+	s := State{Locals: make([][]byte, top.N), Chans: make([][]spec.Message, len(top.Edges)), Wake: sy.Config.Initiators}
+	for i := range top.N {
+		env := spec.Env{ID: sy.Config.IDs[i], Ports: top.Ports[i]}
+		if sy.Info.KnowsN {
+			env.N = top.N
+		}
+		s.Locals[i] = sy.Machine.Init(env)
+	}
+	return s
+}
+
+// Enabled appends the actions enabled in s to dst, in a fixed order:
+// wake-ups by process, then deliveries by channel (on bag channels, one
+// per distinct message). A channel into an initiator that has not woken
+// is not enabled: the initiator's start is its first event.
+func (sy *System) Enabled(s *State, dst []Action) []Action {
+	for i := range sy.N() {
+		if s.Wake.Has(i) {
+			dst = append(dst, Action{Kind: spec.Wake, Proc: i, Edge: -1})
+		}
+	}
+	for e, c := range s.Chans {
+		if len(c) == 0 {
+			continue
+		}
+		to := sy.Config.Topology.Edges[e].To.Node
+		if s.Wake.Has(to) {
+			continue
+		}
+		if sy.Config.Channels == spec.FIFO {
+			dst = append(dst, Action{Kind: spec.Deliver, Proc: to, Edge: e, Msg: c[0]})
+			continue
+		}
+		for j, m := range c {
+			if j == 0 || m != c[j-1] {
+				dst = append(dst, Action{Kind: spec.Deliver, Proc: to, Edge: e, Msg: m})
+			}
+		}
+	}
+	return dst
+}
+
+// StepError is a protocol's step that broke the contract: it panicked, sent
+// on a port the process does not have, or (found by the purity check) gave
+// a different result when run again on the same input.
+type StepError struct {
+	Property string
+	Detail   string
+}
+
+func (e *StepError) Error() string { return e.Property + ": " + e.Detail }
+
+// Event returns the event a performs, as the protocol sees it.
+func (sy *System) Event(a Action) spec.Event {
+	if a.Kind == spec.Wake {
+		return spec.Event{Kind: spec.Wake}
+	}
+	return spec.Event{Kind: spec.Deliver, Port: sy.Config.Topology.Edges[a.Edge].To.Port, Msg: a.Msg}
+}
+
+// step runs the protocol step of a, turning a panic into a StepError.
+func (sy *System) step(local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &StepError{invariants.StepPanicked, fmt.Sprintf("%s panicked: %v", sy.describe(a), r)}
+		}
+	}()
+	sy.out.Reset()
+	next = sy.Machine.Step(local, sy.Event(a), &sy.out)
+	return next, sy.out.Sends(), nil
+}
+
+func (sy *System) describe(a Action) string {
+	id := sy.Config.IDs[a.Proc]
+	if a.Kind == spec.Wake {
+		return fmt.Sprintf("the step of p%d (id %d) on wake-up", a.Proc, id)
+	}
+	return fmt.Sprintf("the step of p%d (id %d) on receiving %s", a.Proc, id, a.Msg.Format(sy.Info.Messages))
+}
+
+// Apply returns the successor of s under a and the messages the step sent.
+// s is not modified; the successor shares unmodified parts with it.
+func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
+	next, sends, err := sy.step(s.Locals[a.Proc], a)
+	if err != nil {
+		return State{}, nil, err
+	}
+	t := State{Locals: slices.Clone(s.Locals), Chans: slices.Clone(s.Chans), Wake: s.Wake}
+	t.Locals[a.Proc] = next
+	if a.Kind == spec.Wake {
+		t.Wake &^= 1 << uint(a.Proc)
+	} else {
+		c := s.Chans[a.Edge]
+		j := 0
+		if sy.Config.Channels == spec.Bag {
+			j = slices.Index(c, a.Msg)
+		}
+		t.Chans[a.Edge] = slices.Delete(slices.Clone(c), j, j+1)
+	}
+	ports := sy.outEdge[a.Proc]
+	for _, snd := range sends {
+		if int(snd.Port) >= len(ports) {
+			return State{}, nil, &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
+				sy.describe(a), snd.Msg.Format(sy.Info.Messages), snd.Port, len(ports))}
+		}
+		e := ports[snd.Port]
+		if sy.Config.Channels == spec.Bag {
+			t.Chans[e] = insertSorted(t.Chans[e], snd.Msg)
+		} else {
+			t.Chans[e] = append(slices.Clip(t.Chans[e]), snd.Msg)
+		}
+	}
+	return t, slices.Clone(sends), nil
+}
+
+// CheckPurity runs a's step twice more on s and reports a StepError if the
+// results differ: a step that reads a clock, a random source, a global or
+// map order is not a function of its input.
+func (sy *System) CheckPurity(s *State, a Action) *StepError {
+	local := slices.Clone(s.Locals[a.Proc])
+	n1, s1, err := sy.step(local, a)
+	if err != nil {
+		return err
+	}
+	n1, s1 = slices.Clone(n1), slices.Clone(s1)
+	if !bytes.Equal(local, s.Locals[a.Proc]) {
+		return &StepError{invariants.StepPurity, sy.describe(a) + " modified its input state"}
+	}
+	n2, s2, err := sy.step(local, a)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(n1, n2) || !slices.Equal(s1, s2) {
+		return &StepError{invariants.StepPurity, sy.describe(a) + " is not deterministic: two runs on the same input gave different results"}
+	}
+	return nil
+}
+
+// View returns what the properties see of s.
+func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
+	dst = dst[:0]
+	for _, l := range s.Locals {
+		dst = append(dst, sy.Machine.Decision(l))
+	}
+	return invariants.State{Decisions: dst, InFlight: s.InFlight()}
+}
+
+// Permute applies a topology automorphism to s: process i's local state and
+// pending wake-up move to p.Node[i], and the channel from (i, port) moves
+// to the channel from (p.Node[i], p.Port[i][port]).
+func (sy *System) Permute(s *State, p spec.Perm) State {
+	t := State{Locals: make([][]byte, len(s.Locals)), Chans: make([][]spec.Message, len(s.Chans))}
+	for i, l := range s.Locals {
+		t.Locals[p.Node[i]] = l
+		if s.Wake.Has(i) {
+			t.Wake = t.Wake.With(p.Node[i])
+		}
+	}
+	for e, ed := range sy.Config.Topology.Edges {
+		t.Chans[sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]] = s.Chans[e]
+	}
+	return t
+}

@@ -1,0 +1,136 @@
+package explore_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Every correct protocol is verified on every configuration of every ring
+// up to n = 5, with every self-check on.
+func TestCorrectProtocolsVerify(t *testing.T) {
+	maxN := 5
+	if testing.Short() {
+		maxN = 4
+	}
+	for _, m := range protocols.All() {
+		info := m.Info()
+		if info.Breaks != "" {
+			continue
+		}
+		for n := 1; n <= maxN; n++ {
+			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
+				space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
+				res := explore.Check(context.Background(), m, space, explore.DefaultOptions())
+				if res.Verdict() != "VERIFIED" {
+					t.Fatalf("%s", res.Verdict())
+				}
+				if res.ConfigsDone != space.Count() || res.Terminals < int64(space.Count()) {
+					t.Errorf("explored %d of %d configurations, %d final states", res.ConfigsDone, space.Count(), res.Terminals)
+				}
+				for _, p := range res.Properties {
+					if p.Status != explore.Holds && p.Status != explore.NotChecked {
+						t.Errorf("property %s: %s", p.Name, p.Status)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Exact message counts the documents state, measured over every id
+// placement with all processes initiating.
+func TestLiteratureMessageCounts(t *testing.T) {
+	tests := []struct {
+		algo     string
+		min, max func(n int) int
+		source   string
+	}{
+		// Document 003: best case 2n-1 probes, worst n(n+1)/2, plus n SELECTED.
+		{"cr", func(n int) int { return 2*n - 1 + n }, func(n int) int { return n*(n+1)/2 + n }, "document 003, Chang-Roberts best and worst case"},
+		// Document 000: every initiator's token goes all the way round: N^2.
+		{"lelann", func(n int) int { return n * n }, func(n int) int { return n * n }, "document 000, LeLann"},
+		// Document 003: every elect(i) goes all the way round.
+		{"lelann-list", func(n int) int { return n * n }, func(n int) int { return n * n }, "document 003, LeLann with active lists"},
+	}
+	maxN := 6
+	if testing.Short() {
+		maxN = 4
+	}
+	for _, tt := range tests {
+		m, ok := protocols.Lookup(tt.algo)
+		if !ok {
+			t.Fatalf("no protocol %s", tt.algo)
+		}
+		for n := 1; n <= maxN; n++ {
+			t.Run(fmt.Sprintf("%s/n=%d", tt.algo, n), func(t *testing.T) {
+				space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels, Initiators: spec.All(n)}
+				opts := explore.Options{Exact: true}
+				res := explore.Check(context.Background(), m, space, opts)
+				if res.Verdict() != "VERIFIED" {
+					t.Fatal(res.Verdict())
+				}
+				if res.MinMessages != tt.min(n) || res.MaxMessages != tt.max(n) {
+					t.Errorf("%s: messages min %d max %d, want %d and %d", tt.source, res.MinMessages, res.MaxMessages, tt.min(n), tt.max(n))
+				}
+			})
+		}
+	}
+}
+
+// A search cut short never claims VERIFIED, and says how far it got.
+func TestIncompleteIsNeverVerified(t *testing.T) {
+	m, _ := protocols.Lookup("dkr")
+	space := explore.Space{N: 4, Topology: spec.UniRing}
+	for _, limit := range []int64{1, 10, 1000} {
+		res := explore.Check(context.Background(), m, space, explore.Options{MaxStates: limit})
+		if res.Incomplete == "" || res.Verdict() == "VERIFIED" {
+			t.Errorf("max %d states: verdict %q", limit, res.Verdict())
+		}
+		for _, p := range res.Properties {
+			if p.Status == explore.Holds {
+				t.Errorf("max %d states: %s reported as holding", limit, p.Name)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res := explore.Check(ctx, m, space, explore.DefaultOptions()); res.Verdict() != "INCOMPLETE: interrupted after 0 of 90 configurations" {
+		t.Errorf("cancelled: %q", res.Verdict())
+	}
+}
+
+// The same input gives the same counts and the same trace, with
+// fingerprints or exact storage, BFS or DFS (counts only).
+func TestDeterministic(t *testing.T) {
+	for _, name := range []string{"dkr", "cr-flip", "peterson-norelay"} {
+		m, _ := protocols.Lookup(name)
+		space := explore.Space{N: 4, Topology: spec.UniRing, Channels: m.Info().Channels}
+		a := explore.Check(context.Background(), m, space, explore.DefaultOptions())
+		b := explore.Check(context.Background(), m, space, explore.DefaultOptions())
+		exact := explore.DefaultOptions()
+		exact.Exact = true
+		c := explore.Check(context.Background(), m, space, exact)
+		for _, r := range []*explore.Result{b, c} {
+			if r.States != a.States || r.Transitions != a.Transitions || r.Verdict() != a.Verdict() {
+				t.Errorf("%s: %d states %d transitions %s vs %d %d %s", name, a.States, a.Transitions, a.Verdict(), r.States, r.Transitions, r.Verdict())
+			}
+			if (a.Violation == nil) != (r.Violation == nil) || a.Violation != nil && fmt.Sprint(a.Violation.Trace) != fmt.Sprint(r.Violation.Trace) {
+				t.Errorf("%s: traces differ", name)
+			}
+		}
+		if a.Violation != nil {
+			continue
+		}
+		dfs := explore.DefaultOptions()
+		dfs.Search = explore.DFS
+		d := explore.Check(context.Background(), m, space, dfs)
+		if d.States != a.States || d.Transitions != a.Transitions || d.Verdict() != a.Verdict() || d.MaxMessages != a.MaxMessages {
+			t.Errorf("%s: DFS found %d states %d transitions %s, BFS %d %d %s", name, d.States, d.Transitions, d.Verdict(), a.States, a.Transitions, a.Verdict())
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package protocols
+
+import (
+	"fmt"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// This file holds Chang and Roberts's algorithm in the two forms the seeds
+// give:
+//
+//   - CR follows document 003, "Improved algorithm" (Chang and Roberts 1979):
+//     max wins, PROBE and SELECTED messages, a sleeping process joins on its
+//     first probe.
+//   - CRMin follows document 000, "Chang and Roberts's algorithm (CR)"
+//     (slide 5): min of the initiators wins, non-initiators only relay, and
+//     the leader floods its id as the slide's closing comment says.
+
+// crBound is n(n+1)/2 probes (document 003, worst case: ids decreasing along
+// the ring, probe i makes i hops) plus n messages of the announcement.
+func crBound(n int) int { return n*(n+1)/2 + n }
+
+// ---------------------------------------------------------------------------
+// Document 003: Chang-Roberts, max wins, PROBE/SELECTED.
+
+type crVariant uint8
+
+const (
+	crCorrect crVariant = iota
+	// crFlip forwards smaller probes and discards larger ones.
+	crFlip
+	// crNoSelected never circulates SELECTED.
+	crNoSelected
+)
+
+// CR is document 003's Chang-Roberts algorithm. A process that wakes sends
+// PROBE(i) and participates; a process that receives PROBE(k) first joins if
+// it does not participate yet, then discards the probe if i > k, forwards it
+// if i < k, and declares itself leader if i = k and circulates SELECTED(i).
+// SELECTED(x) tells every other process the leader and comes back to x,
+// which absorbs it. The zero value is the correct protocol; the registry also
+// holds the buggy variants "cr-flip" and "cr-noselected".
+type CR struct{ variant crVariant }
+
+type crPhase uint8
+
+const (
+	crSleep       crPhase = iota // participate = false
+	crParticipate                // participate = true, leader unknown
+	crLeader                     // its own probe came back: leader := i
+	crLost                       // SELECTED(x), x ≠ i, passed: leader := x
+)
+
+// CRState is a process's local state in CR.
+type CRState struct {
+	ID    spec.ID
+	phase crPhase
+	// Leader is the slides' variable "leader", set by i = k or SELECTED.
+	Leader spec.ID
+}
+
+// Decision implements spec.Local.
+func (s CRState) Decision() spec.Decision {
+	switch s.phase {
+	case crLeader:
+		return spec.Decision{Status: spec.Elected, Leader: s.Leader}
+	case crLost:
+		return spec.Decision{Status: spec.Defeated, Leader: s.Leader}
+	}
+	return spec.Decision{}
+}
+
+// Encode implements spec.Local.
+func (s CRState) Encode(e *spec.Encoder) {
+	e.ID(s.ID)
+	e.Uint(uint64(s.phase))
+	e.ID(s.Leader)
+}
+
+// String implements spec.Local: "sleep", "participating", "lost leader=5".
+func (s CRState) String() string {
+	switch s.phase {
+	case crParticipate:
+		return "participating"
+	case crLeader:
+		return "leader"
+	case crLost:
+		return fmt.Sprintf("lost leader=%d", s.Leader)
+	}
+	return "sleep"
+}
+
+// Info implements spec.Protocol.
+func (p CR) Info() spec.Info {
+	info := spec.Info{
+		Name:     "cr",
+		Title:    "Chang-Roberts: probes die at a larger id; the largest id's probe returns and SELECTED announces it",
+		Source:   `document 003, "Improved algorithm" slides (Chang and Roberts 1979, steps 1-3, PROBE/SELECTED)`,
+		Topology: spec.UniRing,
+		// Sleeping processes join on their first probe, so every id runs.
+		Winner:   spec.MaxAll,
+		AllLearn: true,
+		Messages: []string{"probe", "selected"},
+		Bound:    spec.Bound{Formula: "n(n+1)/2 probes + n SELECTED", Max: crBound},
+		Channels: spec.FIFO,
+	}
+	switch p.variant {
+	case crFlip:
+		info.Name = "cr-flip"
+		info.Title = "Chang-Roberts with the probe comparison flipped"
+		info.Bug = "a process forwards PROBE(k) when i > k and discards it when i < k, so the smallest id's probe is the one that survives"
+		info.Breaks = "validity"
+	case crNoSelected:
+		info.Name = "cr-noselected"
+		info.Title = "Chang-Roberts without the SELECTED announcement"
+		info.Bug = "the process whose probe returns declares itself leader but never circulates SELECTED, so no other process ever decides"
+		info.Breaks = "termination"
+	}
+	return info
+}
+
+// Init implements spec.Protocol: participate = false.
+func (CR) Init(env spec.Env) CRState { return CRState{ID: env.ID} }
+
+// Decode implements spec.Protocol.
+func (CR) Decode(d *spec.Decoder) CRState {
+	var s CRState
+	s.ID = d.ID()
+	s.phase = crPhase(d.Uint())
+	s.Leader = d.ID()
+	return s
+}
+
+// Step implements spec.Protocol.
+func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
+	const probe, selected spec.Kind = 0, 1
+	if ev.Kind == spec.Wake {
+		if s.phase == crSleep {
+			s = p.wake(s, out)
+		}
+		return s
+	}
+	switch ev.Msg.Kind {
+	case probe:
+		// Step 2: "if participate = false execute step 1 first".
+		if s.phase == crSleep {
+			s = p.wake(s, out)
+		}
+		k := ev.Msg.ID
+		forward := s.ID < k
+		if p.variant == crFlip {
+			forward = s.ID > k // the bug
+		}
+		switch {
+		case k == s.ID:
+			// "i = k: P_i's identifier must have circulated across the
+			// entire ring. Hence P_i can declare itself the leader."
+			s.phase = crLeader
+			s.Leader = s.ID
+			if p.variant != crNoSelected {
+				out.Send(next, spec.Message{Kind: selected, ID: s.ID})
+			}
+		case forward:
+			out.Send(next, ev.Msg)
+		default:
+			// Discard the probe: its sender cannot be the leader.
+		}
+	case selected:
+		x := ev.Msg.ID
+		if x == s.ID {
+			// Step 3 "else discard the message": the leader absorbs its
+			// announcement, and now all is quiet. Every process sent its
+			// probe before forwarding the leader's, so on FIFO channels
+			// each other probe ran ahead of the leader's probe, and of
+			// SELECTED behind it, until it was discarded at a larger id
+			// (at the leader at the latest).
+			return s
+		}
+		// Step 3: "leader := x; forward SELECTED(x) to right neighbor".
+		s.phase = crLost
+		s.Leader = x
+		out.Send(next, ev.Msg)
+	}
+	return s
+}
+
+// wake is step 1: "send PROBE(i) to right neighbor; participate := true".
+func (CR) wake(s CRState, out *spec.Outbox) CRState {
+	const probe spec.Kind = 0
+	out.Send(next, spec.Message{Kind: probe, ID: s.ID})
+	s.phase = crParticipate
+	return s
+}
+
+// ---------------------------------------------------------------------------
+// Document 000: Chang-Roberts, min of the initiators wins, then ldr flood.
+
+type crMinVariant uint8
+
+const (
+	crMinCorrect crMinVariant = iota
+	// crMinNoAbsorb: the leader forwards its own announcement.
+	crMinNoAbsorb
+)
+
+// CRMin is document 000's Chang-Roberts algorithm. An initiator p sends
+// (tok, p); on (tok, q) it becomes leader if q = p, forwards q < p (and is
+// lost if it was still a candidate), and swallows q > p. Non-initiators relay
+// every token and are lost. As the slide's closing comment says, the leader
+// then floods its identity so that every process learns it and terminates:
+// (ldr, p) goes round the ring once and the leader absorbs it. The zero value
+// is the correct protocol; the registry also holds "cr-min-noabsorb".
+type CRMin struct{ variant crMinVariant }
+
+type crMinPhase uint8
+
+const (
+	crMinSleep  crMinPhase = iota // not woken, nothing received
+	crMinCand                     // initiator, no smaller token seen
+	crMinLost                     // initiator that forwarded a smaller token
+	crMinLeader                   // its own token came back
+	crMinRelay                    // non-initiator: relays everything, lost
+)
+
+// CRMinState is a process's local state in CRMin.
+type CRMinState struct {
+	ID    spec.ID
+	phase crMinPhase
+	// Leader is the leader's id: its own once elected, else the id carried
+	// by the ldr announcement once it has passed.
+	Leader spec.ID
+}
+
+// Decision implements spec.Local.
+func (s CRMinState) Decision() spec.Decision {
+	switch s.phase {
+	case crMinLeader:
+		return spec.Decision{Status: spec.Elected, Leader: s.Leader}
+	case crMinLost, crMinRelay:
+		return spec.Decision{Status: spec.Defeated, Leader: s.Leader}
+	}
+	return spec.Decision{}
+}
+
+// Encode implements spec.Local.
+func (s CRMinState) Encode(e *spec.Encoder) {
+	e.ID(s.ID)
+	e.Uint(uint64(s.phase))
+	e.ID(s.Leader)
+}
+
+// String implements spec.Local: "cand", "lost leader=1", "relay".
+func (s CRMinState) String() string {
+	var str string
+	switch s.phase {
+	case crMinCand:
+		return "cand"
+	case crMinLeader:
+		return "leader"
+	case crMinLost:
+		str = "lost"
+	case crMinRelay:
+		str = "relay (lost)"
+	default:
+		return "sleep"
+	}
+	if s.Leader != spec.None {
+		str += fmt.Sprintf(" leader=%d", s.Leader)
+	}
+	return str
+}
+
+// Info implements spec.Protocol.
+func (p CRMin) Info() spec.Info {
+	info := spec.Info{
+		Name:     "cr-min",
+		Title:    "Chang-Roberts, min form: tokens die at a smaller initiator; the leader floods ldr",
+		Source:   `document 000, "Chang and Roberts's algorithm (CR)" (slide 5) with its closing comment's flood`,
+		Topology: spec.UniRing,
+		Winner:   spec.MinInitiators,
+		AllLearn: true,
+		Messages: []string{"tok", "ldr"},
+		// The token of the r-th smallest initiator stops at the first
+		// smaller initiator, passing none of the r-2 others: at most n-r+1
+		// hops, so at most n(n+1)/2 tokens in all, then n ldr messages.
+		Bound:    spec.Bound{Formula: "n(n+1)/2 tokens + n ldr", Max: crBound},
+		Channels: spec.FIFO,
+	}
+	if p.variant == crMinNoAbsorb {
+		info.Name = "cr-min-noabsorb"
+		info.Title = "Chang-Roberts, min form, whose leader forwards its own ldr announcement"
+		info.Bug = "the leader treats its returning (ldr, p) like any other process and forwards it, so the announcement circulates for ever"
+		info.Breaks = "termination"
+	}
+	return info
+}
+
+// Init implements spec.Protocol.
+func (CRMin) Init(env spec.Env) CRMinState { return CRMinState{ID: env.ID} }
+
+// Decode implements spec.Protocol.
+func (CRMin) Decode(d *spec.Decoder) CRMinState {
+	var s CRMinState
+	s.ID = d.ID()
+	s.phase = crMinPhase(d.Uint())
+	s.Leader = d.ID()
+	return s
+}
+
+// Step implements spec.Protocol.
+func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
+	const tok, ldr spec.Kind = 0, 1
+	if ev.Kind == spec.Wake {
+		if s.phase == crMinSleep {
+			// "state_p := cand; send (tok, p) to Next_p".
+			s.phase = crMinCand
+			out.Send(next, spec.Message{Kind: tok, ID: s.ID})
+		}
+		return s
+	}
+	if ev.Msg.Kind == ldr {
+		x := ev.Msg.ID
+		if s.phase == crMinLeader && x == s.ID && p.variant != crMinNoAbsorb {
+			// The flood has gone round: every process knows x. No token is
+			// left: each initiator sent its token before forwarding the
+			// leader's, so every token reached the leader (and died there
+			// at the latest) before the leader's own token came back.
+			return s
+		}
+		if s.phase != crMinLeader {
+			if s.phase != crMinRelay {
+				s.phase = crMinLost
+			}
+			s.Leader = x
+		}
+		out.Send(next, ev.Msg)
+		return s
+	}
+	q := ev.Msg.ID
+	switch s.phase {
+	case crMinSleep, crMinRelay:
+		// Non-initiator: "repeat receive (tok, q); send (tok, q) to Next_p;
+		// if state_p = sleep then state_p := lost until false".
+		s.phase = crMinRelay
+		out.Send(next, ev.Msg)
+	case crMinCand, crMinLost, crMinLeader:
+		switch {
+		case q == s.ID:
+			// "if q = p then state_p := leader"; the closing comment's
+			// flood starts here.
+			s.phase = crMinLeader
+			s.Leader = s.ID
+			out.Send(next, spec.Message{Kind: ldr, ID: s.ID})
+		case q < s.ID:
+			// "if state_p = cand then state_p := lost; send (tok, q)".
+			if s.phase == crMinCand {
+				s.phase = crMinLost
+			}
+			out.Send(next, ev.Msg)
+		default:
+			// q > p: the token is swallowed.
+		}
+	}
+	return s
+}

@@ -1,0 +1,341 @@
+package protocols
+
+import (
+	"fmt"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// This file holds LeLann's ring election in the two forms the seeds give:
+//
+//   - LeLann follows document 000, "LeLann's algorithm" (slide 4): only
+//     initiators send a token, the smallest initiator wins, non-initiators
+//     relay and lose.
+//   - LeLannList follows document 003, "Simple algorithm" (Le Lann 1977):
+//     every process joins, keeps an active list, and the largest id becomes
+//     coordinator.
+
+// ---------------------------------------------------------------------------
+// Document 000: LeLann, min of the initiators wins.
+
+type lelannVariant uint8
+
+const (
+	lelannCorrect lelannVariant = iota
+	// lelannFlip compares with max(List) instead of min(List).
+	lelannFlip
+)
+
+// LeLann is document 000's LeLann algorithm. Each initiator p sends (tok, p)
+// to Next_p, records every foreign token in List_p and forwards it, and
+// decides when its own token returns: leader iff p = min(List_p).
+// Non-initiators relay every token and become lost. The zero value is the
+// correct protocol; the registry also holds the buggy variant "lelann-flip".
+type LeLann struct{ variant lelannVariant }
+
+type lelannPhase uint8
+
+const (
+	lelannSleep  lelannPhase = iota // has not woken and has received nothing
+	lelannCand                      // initiator waiting for its own token
+	lelannLeader                    // own token returned, p = min(List_p)
+	lelannLost                      // own token returned, p ≠ min(List_p)
+	lelannRelay                     // non-initiator: relays forever, lost
+)
+
+// LeLannState is a process's local state in LeLann.
+type LeLannState struct {
+	ID    spec.ID
+	phase lelannPhase
+	// List is List_p while the process is a candidate; it is dropped once
+	// the process has decided, when only its minimum matters.
+	List []spec.ID
+	// Leader is min(List_p) once an initiator has decided.
+	Leader spec.ID
+}
+
+// Decision implements spec.Local.
+func (s LeLannState) Decision() spec.Decision {
+	switch s.phase {
+	case lelannLeader:
+		return spec.Decision{Status: spec.Elected, Leader: s.Leader}
+	case lelannLost:
+		return spec.Decision{Status: spec.Defeated, Leader: s.Leader}
+	case lelannRelay:
+		// Document 000's non-initiators never learn the winner's id.
+		return spec.Decision{Status: spec.Defeated}
+	}
+	return spec.Decision{}
+}
+
+// Encode implements spec.Local.
+func (s LeLannState) Encode(e *spec.Encoder) {
+	e.ID(s.ID)
+	e.Uint(uint64(s.phase))
+	e.IDSet(s.List)
+	e.ID(s.Leader)
+}
+
+// String implements spec.Local: "cand list={1,3}", "lost leader=1".
+func (s LeLannState) String() string {
+	switch s.phase {
+	case lelannCand:
+		return "cand list=" + formatIDs(s.List)
+	case lelannLeader:
+		return "leader"
+	case lelannLost:
+		return fmt.Sprintf("lost leader=%d", s.Leader)
+	case lelannRelay:
+		return "relay (lost)"
+	}
+	return "sleep"
+}
+
+// Info implements spec.Protocol.
+func (p LeLann) Info() spec.Info {
+	info := spec.Info{
+		Name:     "lelann",
+		Title:    "LeLann: every initiator's token goes round the ring; the smallest initiator wins",
+		Source:   `document 000, "LeLann's algorithm" (slide 4)`,
+		Topology: spec.UniRing,
+		Winner:   spec.MinInitiators,
+		// Non-initiators relay and lose without learning the winner.
+		AllLearn: false,
+		Messages: []string{"tok"},
+		// Each of at most N initiators' tokens makes exactly N hops
+		// (document 000: message complexity O(N^2)).
+		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
+		Channels: spec.FIFO,
+	}
+	if p.variant == lelannFlip {
+		info.Name = "lelann-flip"
+		info.Title = "LeLann with the final comparison flipped: p = max(List_p) becomes leader"
+		info.Bug = "the initiator decides leader iff p = max(List_p) instead of min(List_p), so the largest initiator wins"
+		info.Breaks = "validity"
+	}
+	return info
+}
+
+// Init implements spec.Protocol: List_p init {p}, state_p = sleep.
+func (LeLann) Init(env spec.Env) LeLannState {
+	return LeLannState{ID: env.ID, phase: lelannSleep, List: []spec.ID{env.ID}}
+}
+
+// Decode implements spec.Protocol.
+func (LeLann) Decode(d *spec.Decoder) LeLannState {
+	var s LeLannState
+	s.ID = d.ID()
+	s.phase = lelannPhase(d.Uint())
+	s.List = d.IDSet()
+	s.Leader = d.ID()
+	return s
+}
+
+// Step implements spec.Protocol.
+func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState {
+	const tok spec.Kind = 0
+	switch s.phase {
+	case lelannSleep:
+		if ev.Kind == spec.Wake {
+			// "if p is initiator then state_p := cand; send (tok, p)".
+			s.phase = lelannCand
+			out.Send(next, spec.Message{Kind: tok, ID: s.ID})
+			return s
+		}
+		// Woken by a token: p is not an initiator. "repeat receive (tok, q);
+		// send (tok, q); if state_p = sleep then state_p := lost".
+		s.phase = lelannRelay
+		s.List = nil
+		out.Send(next, ev.Msg)
+		return s
+	case lelannRelay:
+		if ev.Kind == spec.Deliver {
+			out.Send(next, ev.Msg)
+		}
+		return s
+	case lelannCand:
+		if ev.Kind != spec.Deliver {
+			return s
+		}
+		q := ev.Msg.ID
+		if q != s.ID {
+			// "List_p := List_p ∪ {q}; send (tok, q) to Next_p".
+			s.List = withID(s.List, q)
+			out.Send(next, ev.Msg)
+			return s
+		}
+		// Own token back. On FIFO channels every other initiator's token
+		// has passed p by now: that initiator sent its own token before
+		// it forwarded p's, and order is kept all the way to p. So List_p
+		// holds every initiator and p receives nothing more.
+		best := minID(s.List)
+		if p.variant == lelannFlip {
+			best = maxID(s.List) // the bug
+		}
+		s.Leader = best
+		if best == s.ID {
+			s.phase = lelannLeader
+		} else {
+			s.phase = lelannLost
+		}
+		s.List = nil
+		return s
+	}
+	// lelannLeader, lelannLost: the program of document 000 has ended. No
+	// token reaches p any more on FIFO channels (see above); anything that
+	// did would be absorbed here.
+	return s
+}
+
+// ---------------------------------------------------------------------------
+// Document 003: LeLann with active lists, max of all wins.
+
+// LeLannList is document 003's "Simple algorithm" (Le Lann 1977). A process
+// that wakes (an initiator, or a process on its first elect message) creates
+// an active list {i} and sends elect(i); it adds every foreign elect(j) to
+// its list and forwards it; when its own elect(i) returns the list holds
+// every process and it decides: the coordinator is max(list).
+//
+// It relies on FIFO channels: a process j sends elect(j) before it forwards
+// anything, in particular before it forwards elect(i); FIFO keeps elect(j)
+// ahead of elect(i) on every channel from j to i, so elect(j) reaches i
+// before i's own message returns. With unordered channels (the variant
+// "lelann-list-bag") elect(i) can overtake and i decides on a partial list.
+type LeLannList struct{ bag bool }
+
+type listPhase uint8
+
+const (
+	listIdle    listPhase = iota // has not seen or sent an elect message
+	listActive                   // sent elect(i), waiting for it to return
+	listDecided                  // elect(i) returned: coordinator known
+)
+
+// LeLannListState is a process's local state in LeLannList.
+type LeLannListState struct {
+	ID    spec.ID
+	phase listPhase
+	// List is the active list while the process waits for elect(i).
+	List []spec.ID
+	// Coordinator is max(List) once the process has decided.
+	Coordinator spec.ID
+}
+
+// Decision implements spec.Local.
+func (s LeLannListState) Decision() spec.Decision {
+	if s.phase != listDecided {
+		return spec.Decision{}
+	}
+	if s.Coordinator == s.ID {
+		return spec.Decision{Status: spec.Elected, Leader: s.Coordinator}
+	}
+	return spec.Decision{Status: spec.Defeated, Leader: s.Coordinator}
+}
+
+// Encode implements spec.Local.
+func (s LeLannListState) Encode(e *spec.Encoder) {
+	e.ID(s.ID)
+	e.Uint(uint64(s.phase))
+	e.IDSet(s.List)
+	e.ID(s.Coordinator)
+}
+
+// String implements spec.Local: "active list={2,3}", "decided coord=3".
+func (s LeLannListState) String() string {
+	switch s.phase {
+	case listActive:
+		return "active list=" + formatIDs(s.List)
+	case listDecided:
+		if s.Coordinator == s.ID {
+			return "coordinator"
+		}
+		return fmt.Sprintf("lost coord=%d", s.Coordinator)
+	}
+	return "idle"
+}
+
+// Info implements spec.Protocol.
+func (p LeLannList) Info() spec.Info {
+	info := spec.Info{
+		Name:     "lelann-list",
+		Title:    "LeLann with active lists: every process's elect message goes round; max of the list is coordinator",
+		Source:   `document 003, "Simple algorithm" slides (Le Lann 1977, active list, elect(i))`,
+		Topology: spec.UniRing,
+		Winner:   spec.MaxAll,
+		AllLearn: true,
+		Messages: []string{"elect"},
+		// Every process joins and each elect(i) makes exactly n hops
+		// (document 003: "each of the n nodes sends a message which is
+		// passed to all other nodes").
+		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
+		Channels: spec.FIFO,
+	}
+	if p.bag {
+		info.Name = "lelann-list-bag"
+		info.Title = "LeLann with active lists run on unordered channels"
+		info.Channels = spec.Bag
+		info.Bug = "the algorithm is run on unordered channels, so elect(i) can return before some elect(j) and i decides on a partial list"
+		// The first wrong decision is a validity failure: a process
+		// whose list lacks the largest id takes max(list) for the
+		// coordinator, itself or another wrong id. Two leaders and
+		// disagreement follow later in the same run.
+		info.Breaks = "validity"
+	}
+	return info
+}
+
+// Init implements spec.Protocol.
+func (LeLannList) Init(env spec.Env) LeLannListState {
+	return LeLannListState{ID: env.ID}
+}
+
+// Decode implements spec.Protocol.
+func (LeLannList) Decode(d *spec.Decoder) LeLannListState {
+	var s LeLannListState
+	s.ID = d.ID()
+	s.phase = listPhase(d.Uint())
+	s.List = d.IDSet()
+	s.Coordinator = d.ID()
+	return s
+}
+
+// Step implements spec.Protocol.
+func (LeLannList) Step(s LeLannListState, ev spec.Event, out *spec.Outbox) LeLannListState {
+	const elect spec.Kind = 0
+	if s.phase == listIdle {
+		// "creates a new active list ..., sends a message elect(i) to its
+		// right neighbor, and adds the number i to its active list". On a
+		// message this is the first rule: "creates a new active list with
+		// the numbers i and j. It then sends the message elect(i), followed
+		// by the message elect(j)" — the j part is the forwarding below.
+		s.phase = listActive
+		s.List = []spec.ID{s.ID}
+		out.Send(next, spec.Message{Kind: elect, ID: s.ID})
+		if ev.Kind == spec.Wake {
+			return s
+		}
+	}
+	if ev.Kind != spec.Deliver {
+		return s
+	}
+	j := ev.Msg.ID
+	if j != s.ID {
+		// "If i ≠ j, then P_i adds j to its active list and forwards the
+		// message". The rule does not depend on having decided; once the
+		// process has decided the list no longer matters, so it is not kept.
+		if s.phase == listActive {
+			s.List = withID(s.List, j)
+		}
+		out.Send(next, ev.Msg)
+		return s
+	}
+	if s.phase != listActive {
+		return s // cannot happen: elect(i) returns once
+	}
+	// "If i = j ... The active list for P_i contains all the active nodes in
+	// the system. P_i can now determine the new coordinator node."
+	s.phase = listDecided
+	s.Coordinator = maxID(s.List)
+	s.List = nil
+	return s
+}

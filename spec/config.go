@@ -1,0 +1,152 @@
+package spec
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// TopologyKind names a topology family.
+type TopologyKind uint8
+
+const (
+	// UniRing is a unidirectional ring: process i sends on port 0 to
+	// process i+1 mod n, which receives it on its port 0.
+	UniRing TopologyKind = iota
+)
+
+// String returns the family's name.
+func (k TopologyKind) String() string {
+	switch k {
+	case UniRing:
+		return "unidirectional ring"
+	}
+	return fmt.Sprintf("topology(%d)", uint8(k))
+}
+
+// Endpoint is one end of a channel: a process (by its position, which only
+// the explorer sees) and one of its ports.
+type Endpoint struct {
+	Node int
+	Port Port
+}
+
+// Edge is a directed channel.
+type Edge struct {
+	From, To Endpoint
+}
+
+// Perm is a topology automorphism: Node[i] is where process i goes, and
+// Port[i][p] is where its port p goes. Rotations of a ring keep ports;
+// reflections of a bidirectional ring will swap them.
+type Perm struct {
+	Node []int
+	Port [][]Port
+}
+
+// Topology is a concrete network of n processes.
+type Topology struct {
+	Kind TopologyKind
+	N    int
+	// Edges lists the channels in a fixed order; the explorer indexes
+	// channels by position in this slice.
+	Edges []Edge
+	// Ports[i] is the number of ports of process i.
+	Ports []int
+	// Symmetries generate the automorphisms the properties may rely on
+	// (uniformity): for a ring, the rotation by one.
+	Symmetries []Perm
+}
+
+// NewUniRing returns the unidirectional ring of n processes.
+func NewUniRing(n int) Topology {
+	t := Topology{Kind: UniRing, N: n, Ports: make([]int, n)}
+	rot := Perm{Node: make([]int, n), Port: make([][]Port, n)}
+	for i := range n {
+		t.Ports[i] = 1
+		t.Edges = append(t.Edges, Edge{From: Endpoint{i, 0}, To: Endpoint{(i + 1) % n, 0}})
+		rot.Node[i] = (i + 1) % n
+		rot.Port[i] = []Port{0}
+	}
+	t.Symmetries = []Perm{rot}
+	return t
+}
+
+// NewTopology returns the topology of the given family and size.
+func NewTopology(k TopologyKind, n int) (Topology, error) {
+	switch k {
+	case UniRing:
+		return NewUniRing(n), nil
+	}
+	return Topology{}, fmt.Errorf("unknown topology %v", k)
+}
+
+// Channels is a channel semantics.
+type Channels uint8
+
+const (
+	// FIFO channels deliver in the order of sending.
+	FIFO Channels = iota
+	// Bag channels deliver their contents in any order.
+	Bag
+)
+
+// String returns "fifo" or "bag".
+func (c Channels) String() string {
+	if c == Bag {
+		return "bag"
+	}
+	return "fifo"
+}
+
+// ParseChannels reads "fifo" or "bag".
+func ParseChannels(s string) (Channels, error) {
+	switch strings.ToLower(s) {
+	case "fifo":
+		return FIFO, nil
+	case "bag":
+		return Bag, nil
+	}
+	return 0, fmt.Errorf("unknown channel semantics %q: use fifo or bag", s)
+}
+
+// Set is a set of process positions (at most 64).
+type Set uint64
+
+// Has reports whether position i is in the set.
+func (s Set) Has(i int) bool { return s&(1<<uint(i)) != 0 }
+
+// With returns the set with i added.
+func (s Set) With(i int) Set { return s | 1<<uint(i) }
+
+// Len returns the number of members.
+func (s Set) Len() int { return bits.OnesCount64(uint64(s)) }
+
+// All returns the set {0, ..., n-1}.
+func All(n int) Set { return Set(1<<uint(n) - 1) }
+
+// Members lists the positions in ascending order.
+func (s Set) Members() []int {
+	var m []int
+	for i := 0; s>>uint(i) != 0; i++ {
+		if s.Has(i) {
+			m = append(m, i)
+		}
+	}
+	return m
+}
+
+// Config is one configuration of a protocol: the topology, the identity at
+// each position, the initiators and the channel semantics.
+type Config struct {
+	Topology   Topology
+	IDs        []ID
+	Initiators Set
+	Channels   Channels
+}
+
+// String renders the configuration on one line.
+func (c Config) String() string {
+	return fmt.Sprintf("%s of %d, ids %v (by position), initiators %v, %s channels",
+		c.Topology.Kind, c.Topology.N, c.IDs, c.Initiators.Members(), c.Channels)
+}

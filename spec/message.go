@@ -1,0 +1,119 @@
+package spec
+
+import "fmt"
+
+// ID is a process identity. Identities are unique and totally ordered; unless
+// a protocol declares otherwise, the only operation it may apply to them is
+// comparison (document 000, "Assumptions").
+type ID int32
+
+// None is the zero ID: "no identity" (undef in the seeds' pseudo-code).
+const None ID = 0
+
+// Port is a process-local port number. What a port leads to is the
+// topology's business: on a unidirectional ring, port 0 is the only port, and
+// a process sends to its successor and receives from its predecessor on it.
+type Port uint8
+
+// Kind is a message kind, an index into the protocol's Info.Messages.
+type Kind uint8
+
+// Message is what travels on a channel: a kind, at most one identity (the
+// seeds allow a constant number of identities per message; every protocol
+// here needs one) and two small non-identity arguments (a phase, a hop
+// count, a level). Messages are plain values so channels can be encoded
+// canonically and compared without reflection.
+type Message struct {
+	Kind Kind
+	ID   ID
+	Arg  [2]int32
+}
+
+// Compare orders messages canonically (kind, id, arguments). Unordered
+// channels keep their contents sorted by it so equal multisets encode alike.
+func (m Message) Compare(o Message) int {
+	switch {
+	case m.Kind != o.Kind:
+		return cmpInt(int(m.Kind), int(o.Kind))
+	case m.ID != o.ID:
+		return cmpInt(int(m.ID), int(o.ID))
+	case m.Arg[0] != o.Arg[0]:
+		return cmpInt(int(m.Arg[0]), int(o.Arg[0]))
+	default:
+		return cmpInt(int(m.Arg[1]), int(o.Arg[1]))
+	}
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Format renders m with the protocol's kind names, for traces:
+// "one(3)", "probe(5)", "from(4,0,2)".
+func (m Message) Format(kinds []string) string {
+	name := fmt.Sprintf("kind%d", m.Kind)
+	if int(m.Kind) < len(kinds) {
+		name = kinds[m.Kind]
+	}
+	switch {
+	case m.Arg != [2]int32{}:
+		return fmt.Sprintf("%s(%d,%d,%d)", name, m.ID, m.Arg[0], m.Arg[1])
+	case m.ID != None:
+		return fmt.Sprintf("%s(%d)", name, m.ID)
+	}
+	return name
+}
+
+// EventKind says what happens to a process in one step.
+type EventKind uint8
+
+const (
+	// Wake is an initiator's spontaneous start. It is an initiator's first
+	// event: messages wait in its channels until it has woken.
+	Wake EventKind = iota
+	// Deliver hands the process one message from one of its in-ports.
+	Deliver
+)
+
+// String returns "wake" or "deliver".
+func (k EventKind) String() string {
+	if k == Wake {
+		return "wake"
+	}
+	return "deliver"
+}
+
+// Event is the input of one step. Port and Msg are set for Deliver only.
+type Event struct {
+	Kind EventKind
+	Port Port
+	Msg  Message
+}
+
+// Send is one message a step emits on one of the process's out-ports.
+type Send struct {
+	Port Port
+	Msg  Message
+}
+
+// Outbox collects the messages a step sends, in order. The explorer owns it
+// and resets it between steps, so a step allocates nothing to send.
+type Outbox struct {
+	sends []Send
+}
+
+// Send queues m on port p. On FIFO channels, messages sent on the same port
+// in one step arrive in the order they were queued.
+func (o *Outbox) Send(p Port, m Message) { o.sends = append(o.sends, Send{p, m}) }
+
+// Sends returns the queued messages. The slice is valid until Reset.
+func (o *Outbox) Sends() []Send { return o.sends }
+
+// Reset empties the outbox, keeping its storage.
+func (o *Outbox) Reset() { o.sends = o.sends[:0] }
