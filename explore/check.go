@@ -63,10 +63,35 @@ type Space struct {
 	IDs []spec.ID
 	// Initiators fixes the initiator set; 0 means every non-empty subset.
 	Initiators spec.Set
+	// Shard and Shards select a part of the space: the configurations whose
+	// index in enumeration order is Shard modulo Shards. Shards 0 or 1
+	// means the whole space. The parts of 0..Shards-1 are disjoint and
+	// cover the space, and interleaving keeps them balanced.
+	Shard, Shards int
 }
 
-// Count returns the number of configurations in the space.
+// inShard reports whether the configuration with enumeration index k
+// belongs to the space's shard.
+func (sp Space) inShard(k int) bool { return sp.Shards <= 1 || k%sp.Shards == sp.Shard }
+
+// Count returns the number of configurations in the space (in its shard).
 func (sp Space) Count() int {
+	c := sp.total()
+	if sp.Shards > 1 {
+		c = c/sp.Shards + btoi(sp.Shard < c%sp.Shards)
+	}
+	return c
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// total is the number of configurations in the whole space.
+func (sp Space) total() int {
 	c := 1
 	if sp.IDs == nil {
 		for k := 2; k < sp.N; k++ {
@@ -79,11 +104,26 @@ func (sp Space) Count() int {
 	return c
 }
 
-// Configs enumerates the configurations in a fixed order: placements in
-// lexicographic order, then initiator sets as increasing bit masks.
+// Configs enumerates the configurations of the shard in a fixed order:
+// placements in lexicographic order, then initiator sets as increasing bit
+// masks.
 func (sp Space) Configs() iter.Seq[spec.Config] {
-	top, _ := spec.NewTopology(sp.Topology, sp.N)
 	return func(yield func(spec.Config) bool) {
+		for _, cfg := range sp.Indexed() {
+			if !yield(cfg) {
+				return
+			}
+		}
+	}
+}
+
+// Indexed enumerates the configurations of the shard with their index in
+// the enumeration of the whole space, which orders counterexamples across
+// shards.
+func (sp Space) Indexed() iter.Seq2[int, spec.Config] {
+	top, _ := spec.NewTopology(sp.Topology, sp.N)
+	return func(yield func(int, spec.Config) bool) {
+		k := -1
 		placements := func(yield func([]spec.ID) bool) {
 			if sp.IDs != nil {
 				yield(sp.IDs)
@@ -108,7 +148,11 @@ func (sp Space) Configs() iter.Seq[spec.Config] {
 				lo, hi = sp.Initiators, sp.Initiators
 			}
 			for init := lo; init <= hi; init++ {
-				if !yield(spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
+				k++
+				if !sp.inShard(k) {
+					continue
+				}
+				if !yield(k, spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
 					return
 				}
 			}
@@ -141,7 +185,10 @@ type Violation struct {
 	Property string
 	Detail   string
 	Config   spec.Config
-	Trace    []Action
+	// ConfigIndex is the configuration's index in the enumeration of the
+	// whole space (see Space.Indexed).
+	ConfigIndex int
+	Trace       []Action
 	// LoopAt is, for a termination violation, the number of steps after
 	// which the trace's last state was first reached: steps LoopAt+1 to the
 	// end form a cycle. -1 otherwise.
@@ -220,7 +267,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 	x := newSearcher(ctx, &opts, &budget)
 	var uniformChecked int64
 	var stopped error
-	for cfg := range space.Configs() {
+	for k, cfg := range space.Indexed() {
 		sy := NewSystem(m, cfg)
 		if opts.Progress != nil {
 			done, states := res.ConfigsDone, res.States
@@ -241,6 +288,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 			res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
 		}
 		if v := r.violation; v != nil && (res.Violation == nil || len(v.Trace) < len(res.Violation.Trace)) {
+			v.ConfigIndex = k
 			res.Violation = v
 		}
 		if r.stopped != nil {
@@ -252,6 +300,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 				stopped = err
 				break
 			} else if v != nil {
+				v.ConfigIndex = k
 				res.Violation = v
 			}
 		}

@@ -69,3 +69,33 @@ func TestFingerprintIsStable(t *testing.T) {
 		}
 	}
 }
+
+// The shards of a space are disjoint, cover it, and keep the enumeration
+// index of every configuration.
+func TestShardsPartitionTheSpace(t *testing.T) {
+	whole := Space{N: 4}
+	var all []int
+	for k := range whole.Indexed() {
+		all = append(all, k)
+	}
+	for _, shards := range []int{1, 2, 3, 7, 200} {
+		seen := make([]int, len(all))
+		for i := range shards {
+			sp := whole
+			sp.Shard, sp.Shards = i, shards
+			count := 0
+			for k := range sp.Indexed() {
+				seen[k]++
+				count++
+			}
+			if count != sp.Count() {
+				t.Errorf("shard %d/%d: enumerated %d, Count %d", i, shards, count, sp.Count())
+			}
+		}
+		for k, c := range seen {
+			if c != 1 {
+				t.Errorf("%d shards: configuration %d seen %d times", shards, k, c)
+			}
+		}
+	}
+}
