@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elcheck/elcheck/invariants"
@@ -33,7 +36,11 @@ type Options struct {
 	// ComparisonOnly re-explores every configuration with the ids relabelled
 	// by an order-preserving map and compares the results.
 	ComparisonOnly bool
-	// Progress, if set, is called now and then during the search.
+	// Workers is the number of configurations searched at once; 0 means
+	// one per CPU. Results do not depend on it.
+	Workers int
+	// Progress, if set, is called now and then during the search, by one
+	// goroutine at a time.
 	Progress func(Progress)
 }
 
@@ -251,76 +258,167 @@ func (r *Result) Verdict() string {
 	return "VERIFIED"
 }
 
+// batchSize is how many configurations are searched between two merges of
+// results. It does not depend on the number of workers, so neither do the
+// counts: configurations of one batch are pruned against the shortest
+// violation known when the batch started.
+const batchSize = 64
+
+// outcome is one configuration's result inside a batch.
+type outcome struct {
+	k   int
+	cfg spec.Config
+	r   configResult
+	cmp *Violation // from the comparison-only re-exploration
+	err error      // the comparison stopped early
+}
+
+// better reports whether violation a, found in configuration ka, is to be
+// reported rather than b, found in kb: shorter traces first, then earlier
+// configurations; a violation without a trace (comparison-only) after any
+// with one.
+func better(a *Violation, b *Violation) bool {
+	if b == nil {
+		return true
+	}
+	la, lb := len(a.Trace), len(b.Trace)
+	if (la == 0) != (lb == 0) {
+		return la != 0
+	}
+	if la != lb {
+		return la < lb
+	}
+	return a.ConfigIndex < b.ConfigIndex
+}
+
 // Check explores every configuration of space for m and checks every
 // property. The counterexample reported, if any, is a shortest one over
 // all configurations (with BFS), the first in enumeration order among
-// equals.
+// equals. Configurations are searched by opts.Workers goroutines; the
+// result does not depend on how many.
 func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Result {
 	start := time.Now()
 	info := m.Info()
 	res := &Result{Algo: info.Name, N: space.N, Channels: space.Channels, Configs: space.Count(),
 		Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}
-	budget := int64(math.MaxInt64)
+	remaining := int64(math.MaxInt64)
 	if opts.MaxStates > 0 {
-		budget = opts.MaxStates
+		remaining = opts.MaxStates
 	}
-	x := newSearcher(ctx, &opts, &budget)
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	searchers := make([]*searcher, workers)
+	budgets := make([]int64, workers)
+	for w := range searchers {
+		searchers[w] = newSearcher(ctx, &opts, &budgets[w])
+	}
+	var progressMu sync.Mutex
 	var uniformChecked int64
 	var stopped error
-	for k, cfg := range space.Indexed() {
-		sy := NewSystem(m, cfg)
-		if opts.Progress != nil {
-			done, states := res.ConfigsDone, res.States
-			x.progress = func(s int64, d int) {
-				opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done, ConfigsTotal: res.Configs, ConfigStates: s, Config: cfg})
+	batch := make([]outcome, 0, batchSize)
+	next, pull := iter.Pull2(space.Indexed())
+	defer pull()
+	for stopped == nil {
+		batch = batch[:0]
+		for len(batch) < batchSize {
+			k, cfg, ok := next()
+			if !ok {
+				break
 			}
+			batch = append(batch, outcome{k: k, cfg: cfg})
 		}
-		if res.Violation != nil && opts.Search == BFS {
-			x.maxTrace = len(res.Violation.Trace)
-		}
-		r := x.run(sy)
-		res.States += r.states
-		res.Transitions += r.transitions
-		res.Terminals += r.terminals
-		res.MaxDepth = max(res.MaxDepth, r.maxDepth)
-		uniformChecked += r.uniformChecked
-		if !opts.Exact {
-			res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
-		}
-		if v := r.violation; v != nil && (res.Violation == nil || len(v.Trace) < len(res.Violation.Trace)) {
-			v.ConfigIndex = k
-			res.Violation = v
-		}
-		if r.stopped != nil {
-			stopped = r.stopped
+		if len(batch) == 0 {
 			break
 		}
-		if res.Violation == nil && r.violation == nil && opts.ComparisonOnly {
-			if v, err := x.compareRelabelled(m, cfg, r); err != nil {
-				stopped = err
+		maxTrace := 0
+		if res.Violation != nil && opts.Search == BFS && len(res.Violation.Trace) > 0 {
+			maxTrace = len(res.Violation.Trace)
+		}
+		compare := res.Violation == nil && opts.ComparisonOnly
+		done, states := res.ConfigsDone, res.States
+		var wg sync.WaitGroup
+		var cursor atomic.Int64
+		for w := range min(workers, len(batch)) {
+			wg.Add(1)
+			go func(x *searcher, budget *int64) {
+				defer wg.Done()
+				for {
+					j := int(cursor.Add(1)) - 1
+					if j >= len(batch) {
+						return
+					}
+					o := &batch[j]
+					x.maxTrace = maxTrace
+					*budget = remaining
+					if opts.Progress != nil {
+						x.progress = func(s int64, d int) {
+							progressMu.Lock()
+							defer progressMu.Unlock()
+							opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+						}
+					}
+					o.r = x.run(NewSystem(m, o.cfg))
+					if o.r.violation != nil {
+						o.r.violation.ConfigIndex = o.k
+					}
+					if compare && o.r.violation == nil && o.r.stopped == nil {
+						o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
+						if o.cmp != nil {
+							o.cmp.ConfigIndex = o.k
+						}
+					}
+				}
+			}(searchers[w], &budgets[w])
+		}
+		wg.Wait()
+		// Merge in enumeration order, as a single worker would have.
+		for _, o := range batch {
+			r := o.r
+			res.States += r.states
+			res.Transitions += r.transitions
+			res.Terminals += r.terminals
+			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
+			uniformChecked += r.uniformChecked
+			if !opts.Exact {
+				res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
+			}
+			for _, v := range []*Violation{r.violation, o.cmp} {
+				if v != nil && better(v, res.Violation) {
+					res.Violation = v
+				}
+			}
+			if remaining -= r.states; remaining < 0 && r.stopped == nil {
+				r.stopped = errStateLimit
+			}
+			if r.stopped == nil {
+				r.stopped = o.err
+			}
+			if r.stopped != nil {
+				stopped = r.stopped
 				break
-			} else if v != nil {
-				v.ConfigIndex = k
-				res.Violation = v
 			}
-		}
-		if res.Violation != nil && opts.Search == DFS {
-			break // DFS traces are not shortest: the first one will do
-		}
-		res.ConfigsDone++
-		if r.minMsg >= 0 {
-			if res.MinMessages < 0 || r.minMsg < res.MinMessages {
-				res.MinMessages = r.minMsg
+			if res.Violation != nil && opts.Search == DFS {
+				stopped = errFound // DFS traces are not shortest: the first one will do
+				break
 			}
-			res.MaxMessages = max(res.MaxMessages, r.maxMsg)
+			res.ConfigsDone++
+			if r.minMsg >= 0 {
+				if res.MinMessages < 0 || r.minMsg < res.MinMessages {
+					res.MinMessages = r.minMsg
+				}
+				res.MaxMessages = max(res.MaxMessages, r.maxMsg)
+			}
 		}
 	}
 	switch {
+	case stopped == nil, errors.Is(stopped, errFound):
 	case errors.Is(stopped, errStateLimit):
 		res.Incomplete = fmt.Sprintf("state limit of %d reached", opts.MaxStates)
 	case errors.Is(stopped, context.DeadlineExceeded):
 		res.Incomplete = "time limit reached"
-	case stopped != nil:
+	default:
 		res.Incomplete = "interrupted"
 	}
 	if res.Incomplete != "" {
@@ -330,6 +428,8 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 	res.Properties = properties(res, info, space, opts, uniformChecked)
 	return res
 }
+
+var errFound = errors.New("violation found")
 
 // relabel is the order-preserving map the comparison-only check applies to
 // ids: not affine, so arithmetic on ids shows.

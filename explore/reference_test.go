@@ -145,7 +145,7 @@ func (r *refSys) apply(s refState, ev refEvent) (next refState, sent int, failur
 				failure = fmt.Sprint("panic: ", p)
 			}
 		}()
-		local = r.m.Step([]byte(s.locals[ev.proc]), event, &out)
+		local = r.m.Step(nil, []byte(s.locals[ev.proc]), event, &out)
 	}()
 	if failure != "" {
 		return refState{}, 0, failure

@@ -58,11 +58,15 @@ type searcher struct {
 	off    []uint32 // encodings: arena[off[i]:off[i+1]]
 	arena  []byte
 
-	seenFP map[uint64]int32
+	seenFP fpSet
 	seenEx map[string]int32
+	sc     scratch
+	cur    State          // the state being expanded
+	msgs   []spec.Message // its channels' storage
 	edges  []edge
 
 	acts     []Action
+	expand   []Action
 	decs     []spec.Decision
 	checker  *invariants.Checker
 	steps    int64 // transitions taken, for the spaced purity check
@@ -84,7 +88,7 @@ func (x *searcher) reset(sy *System) {
 	if x.opts.Exact {
 		x.seenEx = make(map[string]int32)
 	} else {
-		x.seenFP = make(map[uint64]int32)
+		x.seenFP.reset()
 	}
 	x.checker = invariants.NewChecker(sy.Info, sy.Config)
 }
@@ -109,12 +113,10 @@ func (x *searcher) add(s *State, parent int32, a Action, depth int32) (int32, bo
 		}
 		x.seenEx[string(enc)] = next
 	} else {
-		fp := fingerprint(enc)
-		if i, ok := x.seenFP[fp]; ok {
+		if i, ok := x.seenFP.put(fingerprint(enc), next); ok {
 			x.arena = x.arena[:start]
 			return i, false
 		}
-		x.seenFP[fp] = next
 	}
 	x.off = append(x.off, uint32(len(x.arena)))
 	x.parent = append(x.parent, parent)
@@ -154,10 +156,11 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 	}
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && len(x.acts) > 0 {
 		r.uniformChecked++
-		if !x.uniform(s) {
+		// s may be scratch storage that the check's own steps would reuse.
+		if s := x.state(i); !x.uniform(&s) {
 			// An impure step breaks the symmetry too; blame the real cause.
-			for _, a := range x.sy.Enabled(s, nil) {
-				if err := x.sy.CheckPurity(s, a); err != nil {
+			for _, a := range x.sy.Enabled(&s, nil) {
+				if err := x.sy.CheckPurity(&s, a); err != nil {
 					return x.violation(err.Property, err.Detail, append(x.trace(i), a))
 				}
 			}
@@ -243,14 +246,15 @@ func (x *searcher) run(sy *System) configResult {
 		if x.maxTrace > 0 && int(d)+1 >= x.maxTrace {
 			continue // a violation this deep would not be shorter than the one in hand
 		}
-		s := x.state(i)
-		x.acts = sy.Enabled(&s, x.acts[:0])
-		acts := slices.Clone(x.acts)
-		for _, a := range acts {
-			t, sends, err := sy.Apply(&s, a)
+		x.msgs = decodeInto(&x.cur, x.msgs, x.encoding(i), sy.N(), len(sy.Config.Topology.Edges))
+		s := &x.cur
+		// check, called below, reuses x.acts: keep this state's own list.
+		x.expand = sy.Enabled(s, x.expand[:0])
+		for _, a := range x.expand {
+			t, sends, err := sy.applyInto(s, a, &x.sc)
 			x.steps++
 			if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
-				err = sy.CheckPurity(&s, a)
+				err = sy.CheckPurity(s, a)
 			}
 			if err != nil {
 				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), a))

@@ -40,37 +40,54 @@ func (s *State) Encode(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, uint64(len(l)))
 		dst = append(dst, l...)
 	}
-	var e spec.Encoder
 	for _, c := range s.Chans {
-		e.Uint(uint64(len(c)))
+		dst = binary.AppendUvarint(dst, uint64(len(c)))
 		for _, m := range c {
-			e.Message(m)
+			dst = spec.AppendMessage(dst, m)
 		}
 	}
-	return append(dst, e.Bytes()...)
+	return dst
 }
 
 // DecodeState reads an encoding of a state with n processes and k channels.
 // Local states alias b.
 func DecodeState(b []byte, n, k int) State {
+	var s State
+	decodeInto(&s, nil, b, n, k)
+	return s
+}
+
+// decodeInto decodes b into s, reusing s's slices and msgs (which holds
+// every channel's messages back to back); it returns msgs for reuse.
+func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int) []spec.Message {
 	d := spec.NewDecoder(b)
-	s := State{Wake: spec.Set(d.Uint()), Locals: make([][]byte, n), Chans: make([][]spec.Message, k)}
+	s.Wake = spec.Set(d.Uint())
+	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
+	s.Chans = slices.Grow(s.Chans[:0], k)[:k]
 	for i := range n {
 		s.Locals[i] = d.Raw()
 	}
-	for e := range k {
+	msgs = msgs[:0]
+	counts := make([]int, 0, 16)
+	for range k {
 		c := int(d.Uint())
-		if c > 0 {
-			s.Chans[e] = make([]spec.Message, c)
-			for j := range c {
-				s.Chans[e][j] = d.Message()
-			}
+		counts = append(counts, c)
+		for range c {
+			msgs = append(msgs, d.Message())
 		}
 	}
 	if d.Err() != nil {
 		panic("explore: corrupt state encoding")
 	}
-	return s
+	off := 0
+	for e, c := range counts {
+		s.Chans[e] = nil
+		if c > 0 {
+			s.Chans[e] = msgs[off : off+c : off+c]
+		}
+		off += c
+	}
+	return msgs
 }
 
 // Action is one transition: a pending initiator wakes up, or the message
@@ -118,13 +135,4 @@ func mix(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	x ^= x >> 31
 	return x
-}
-
-// insertSorted puts m into a sorted bag, returning a new slice.
-func insertSorted(c []spec.Message, m spec.Message) []spec.Message {
-	i, _ := slices.BinarySearchFunc(c, m, spec.Message.Compare)
-	out := make([]spec.Message, 0, len(c)+1)
-	out = append(out, c[:i]...)
-	out = append(out, m)
-	return append(out, c[i:]...)
 }

@@ -101,15 +101,17 @@ func (sy *System) Event(a Action) spec.Event {
 	return spec.Event{Kind: spec.Deliver, Port: sy.Config.Topology.Edges[a.Edge].To.Port, Msg: a.Msg}
 }
 
-// step runs the protocol step of a, turning a panic into a StepError.
-func (sy *System) step(local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
+// step runs the protocol step of a, appending the new local state to dst
+// and turning a panic into a StepError. The sends are valid until the
+// next step.
+func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &StepError{invariants.StepPanicked, fmt.Sprintf("%s panicked: %v", sy.describe(a), r)}
 		}
 	}()
 	sy.out.Reset()
-	next = sy.Machine.Step(local, sy.Event(a), &sy.out)
+	next = sy.Machine.Step(dst, local, sy.Event(a), &sy.out)
 	return next, sy.out.Sends(), nil
 }
 
@@ -124,21 +126,63 @@ func (sy *System) describe(a Action) string {
 // Apply returns the successor of s under a and the messages the step sent.
 // s is not modified; the successor shares unmodified parts with it.
 func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
-	next, sends, err := sy.step(s.Locals[a.Proc], a)
+	var sc scratch
+	t, sends, err := sy.applyInto(s, a, &sc)
+	return t, slices.Clone(sends), err
+}
+
+// scratch is the storage a searcher reuses from step to step, so that
+// taking a step allocates almost nothing: the hot path of the explorer.
+type scratch struct {
+	local  []byte
+	locals [][]byte
+	chans  [][]spec.Message
+	bufs   [][]spec.Message // per channel, for the channels a step changes
+	stamp  []uint32         // stamp[e] == gen: channel e is in bufs
+	gen    uint32
+}
+
+// applyInto is Apply writing into sc: the successor and the sends are
+// valid until the next call with the same scratch.
+func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send, *StepError) {
+	next, sends, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
 	if err != nil {
 		return State{}, nil, err
 	}
-	t := State{Locals: slices.Clone(s.Locals), Chans: slices.Clone(s.Chans), Wake: s.Wake}
+	sc.local = next
+	k := len(s.Chans)
+	if len(sc.bufs) < k {
+		sc.bufs = make([][]spec.Message, k)
+		sc.stamp = make([]uint32, k)
+	}
+	if sc.gen++; sc.gen == 0 { // wrapped: forget every stamp
+		clear(sc.stamp)
+		sc.gen = 1
+	}
+	sc.locals = append(sc.locals[:0], s.Locals...)
+	sc.chans = append(sc.chans[:0], s.Chans...)
+	t := State{Locals: sc.locals, Chans: sc.chans, Wake: s.Wake}
 	t.Locals[a.Proc] = next
+	// own gives channel e a private copy in sc.bufs the first time the step
+	// changes it.
+	own := func(e int) {
+		if sc.stamp[e] != sc.gen {
+			sc.stamp[e] = sc.gen
+			sc.bufs[e] = append(sc.bufs[e][:0], t.Chans[e]...)
+			t.Chans[e] = sc.bufs[e]
+		}
+	}
 	if a.Kind == spec.Wake {
 		t.Wake &^= 1 << uint(a.Proc)
 	} else {
-		c := s.Chans[a.Edge]
+		own(a.Edge)
+		c := t.Chans[a.Edge]
 		j := 0
 		if sy.Config.Channels == spec.Bag {
 			j = slices.Index(c, a.Msg)
 		}
-		t.Chans[a.Edge] = slices.Delete(slices.Clone(c), j, j+1)
+		c = slices.Delete(c, j, j+1)
+		t.Chans[a.Edge], sc.bufs[a.Edge] = c, c
 	}
 	ports := sy.outEdge[a.Proc]
 	for _, snd := range sends {
@@ -147,13 +191,16 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 				sy.describe(a), snd.Msg.Format(sy.Info.Messages), snd.Port, len(ports))}
 		}
 		e := ports[snd.Port]
+		own(e)
+		c := append(t.Chans[e], snd.Msg)
 		if sy.Config.Channels == spec.Bag {
-			t.Chans[e] = insertSorted(t.Chans[e], snd.Msg)
-		} else {
-			t.Chans[e] = append(slices.Clip(t.Chans[e]), snd.Msg)
+			i, _ := slices.BinarySearchFunc(c[:len(c)-1], snd.Msg, spec.Message.Compare)
+			copy(c[i+1:], c[i:])
+			c[i] = snd.Msg
 		}
+		t.Chans[e], sc.bufs[e] = c, c
 	}
-	return t, slices.Clone(sends), nil
+	return t, sends, nil
 }
 
 // CheckPurity runs a's step twice more on s and reports a StepError if the
@@ -161,7 +208,7 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 // map order is not a function of its input.
 func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	local := slices.Clone(s.Locals[a.Proc])
-	n1, s1, err := sy.step(local, a)
+	n1, s1, err := sy.step(nil, local, a)
 	if err != nil {
 		return err
 	}
@@ -169,7 +216,7 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	if !bytes.Equal(local, s.Locals[a.Proc]) {
 		return &StepError{invariants.StepPurity, sy.describe(a) + " modified its input state"}
 	}
-	n2, s2, err := sy.step(local, a)
+	n2, s2, err := sy.step(nil, local, a)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,8 @@ func TestIncompleteIsNeverVerified(t *testing.T) {
 }
 
 // The same input gives the same counts and the same trace, with
-// fingerprints or exact storage, BFS or DFS (counts only).
+// fingerprints or exact storage, with any number of workers, BFS or DFS
+// (counts only).
 func TestDeterministic(t *testing.T) {
 	for _, name := range []string{"dkr", "cr-flip", "peterson-norelay"} {
 		m, _ := protocols.Lookup(name)
@@ -115,7 +116,11 @@ func TestDeterministic(t *testing.T) {
 		exact := explore.DefaultOptions()
 		exact.Exact = true
 		c := explore.Check(context.Background(), m, space, exact)
-		for _, r := range []*explore.Result{b, c} {
+		one, three := explore.DefaultOptions(), explore.DefaultOptions()
+		one.Workers, three.Workers = 1, 3
+		d1 := explore.Check(context.Background(), m, space, one)
+		d3 := explore.Check(context.Background(), m, space, three)
+		for _, r := range []*explore.Result{b, c, d1, d3} {
 			if r.States != a.States || r.Transitions != a.Transitions || r.Verdict() != a.Verdict() {
 				t.Errorf("%s: %d states %d transitions %s vs %d %d %s", name, a.States, a.Transitions, a.Verdict(), r.States, r.Transitions, r.Verdict())
 			}

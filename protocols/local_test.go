@@ -24,9 +24,9 @@ type recorder struct {
 	visit func(local []byte, ev spec.Event)
 }
 
-func (r recorder) Step(local []byte, ev spec.Event, out *spec.Outbox) []byte {
+func (r recorder) Step(dst, local []byte, ev spec.Event, out *spec.Outbox) []byte {
 	r.visit(local, ev)
-	return r.Machine.Step(local, ev, out)
+	return r.Machine.Step(dst, local, ev, out)
 }
 
 // reachableSteps collects every distinct step the explorer takes with m on
@@ -101,8 +101,8 @@ func typedCheck[S spec.Local](t *testing.T, p spec.Protocol[S]) {
 		// The erased machine: same input bytes, same output, input intact.
 		in := slices.Clone(st.local)
 		var out3, out4 spec.Outbox
-		b1 := m.Step(st.local, st.ev, &out3)
-		b2 := m.Step(st.local, st.ev, &out4)
+		b1 := m.Step(nil, st.local, st.ev, &out3)
+		b2 := m.Step(nil, st.local, st.ev, &out4)
 		if !bytes.Equal(in, st.local) || !bytes.Equal(b1, b2) || !slices.Equal(out3.Sends(), out4.Sends()) {
 			t.Fatalf("erased Step is not pure on %s, %v", s, st.ev)
 		}

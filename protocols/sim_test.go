@@ -50,7 +50,7 @@ func simulate(m spec.Machine, ids []spec.ID, initiators spec.Set) (simResult, er
 	var out spec.Outbox
 	step := func(i int, ev spec.Event) error {
 		out.Reset()
-		res.locals[i] = m.Step(res.locals[i], ev, &out)
+		res.locals[i] = m.Step(nil, res.locals[i], ev, &out)
 		res.seen = append(res.seen, res.locals[i])
 		for _, s := range out.Sends() {
 			if s.Port != 0 {

@@ -49,11 +49,14 @@ func (e *Encoder) IDSet(ids []ID) {
 }
 
 // Message appends a message.
-func (e *Encoder) Message(m Message) {
-	e.buf = append(e.buf, byte(m.Kind))
-	e.ID(m.ID)
-	e.Int(int64(m.Arg[0]))
-	e.Int(int64(m.Arg[1]))
+func (e *Encoder) Message(m Message) { e.buf = AppendMessage(e.buf, m) }
+
+// AppendMessage appends the encoding of m to dst, as Encoder.Message does.
+func AppendMessage(dst []byte, m Message) []byte {
+	dst = append(dst, byte(m.Kind))
+	dst = binary.AppendVarint(dst, int64(m.ID))
+	dst = binary.AppendVarint(dst, int64(m.Arg[0]))
+	return binary.AppendVarint(dst, int64(m.Arg[1]))
 }
 
 // Raw appends a length-prefixed byte string.

@@ -1,6 +1,9 @@
 package spec
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Status is what a process has decided about itself.
 type Status uint8
@@ -159,8 +162,10 @@ type Machine interface {
 	Info() Info
 	// Init returns the encoded initial state.
 	Init(env Env) []byte
-	// Step decodes local, applies ev, and returns the new encoded state.
-	Step(local []byte, ev Event, out *Outbox) []byte
+	// Step decodes local, applies ev, and appends the new encoded state to
+	// dst, which the explorer reuses so that a step allocates little. dst
+	// must not overlap local.
+	Step(dst, local []byte, ev Event, out *Outbox) []byte
 	// Decision reads the decision prefix of an encoded state.
 	Decision(local []byte) Decision
 	// Format renders an encoded state for a person.
@@ -171,16 +176,24 @@ type erased[S Local] struct{ p Protocol[S] }
 
 func (m erased[S]) Info() Info { return m.p.Info() }
 
-func (m erased[S]) Init(env Env) []byte { return encodeLocal(m.p.Init(env)) }
+func (m erased[S]) Init(env Env) []byte { return appendLocal(nil, m.p.Init(env)) }
 
-func (m erased[S]) Step(local []byte, ev Event, out *Outbox) []byte {
-	return encodeLocal(m.p.Step(m.decode(local), ev, out))
+func (m erased[S]) Step(dst, local []byte, ev Event, out *Outbox) []byte {
+	return appendLocal(dst, m.p.Step(m.decode(local), ev, out))
 }
 
 func (m erased[S]) Decision(local []byte) Decision {
-	d := NewDecoder(local)
-	st := Status(d.Uint())
-	return Decision{Status: st, Leader: d.ID()}
+	// Read the prefix in place: properties ask for every process's
+	// decision in every state, and a Decoder would be allocated.
+	st, k := binary.Uvarint(local)
+	if k <= 0 {
+		panic(fmt.Sprintf("%s: decoding a decision: %v", m.p.Info().Name, ErrCorrupt))
+	}
+	leader, j := binary.Varint(local[k:])
+	if j <= 0 {
+		panic(fmt.Sprintf("%s: decoding a decision: %v", m.p.Info().Name, ErrCorrupt))
+	}
+	return Decision{Status: Status(st), Leader: ID(leader)}
 }
 
 func (m erased[S]) Format(local []byte) string { return m.decode(local).String() }
@@ -196,8 +209,8 @@ func (m erased[S]) decode(local []byte) S {
 	return s
 }
 
-func encodeLocal(s Local) []byte {
-	var e Encoder
+func appendLocal(dst []byte, s Local) []byte {
+	e := Encoder{buf: dst}
 	dec := s.Decision()
 	e.Uint(uint64(dec.Status))
 	e.ID(dec.Leader)

@@ -1,0 +1,50 @@
+package explore
+
+// fpSet is the visited set of fingerprint mode: open addressing with
+// linear probing over two flat arrays, so an insertion allocates nothing
+// (a Go map allocates buckets and hashes the key again). It maps a
+// fingerprint to the index of its state.
+type fpSet struct {
+	keys []uint64 // 0 marks an empty slot
+	vals []int32
+	n    int
+}
+
+// reset empties the set, keeping its storage.
+func (f *fpSet) reset() {
+	clear(f.keys)
+	f.n = 0
+}
+
+// put inserts fp with index v unless fp is there; it returns the index
+// stored for fp and whether fp was already present (TLC's FPSet.put).
+func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
+	if fp == 0 {
+		fp = 1 // 0 marks empty slots; merging it with 1 costs 2^-64
+	}
+	if 4*(f.n+1) > 3*len(f.keys) {
+		f.grow()
+	}
+	mask := uint64(len(f.keys) - 1)
+	for i := fp & mask; ; i = (i + 1) & mask {
+		switch f.keys[i] {
+		case fp:
+			return f.vals[i], true
+		case 0:
+			f.keys[i], f.vals[i] = fp, v
+			f.n++
+			return v, false
+		}
+	}
+}
+
+func (f *fpSet) grow() {
+	keys, vals := f.keys, f.vals
+	size := max(1024, 2*len(keys))
+	f.keys, f.vals, f.n = make([]uint64, size), make([]int32, size), 0
+	for i, k := range keys {
+		if k != 0 {
+			f.put(k, vals[i])
+		}
+	}
+}
