@@ -312,7 +312,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 	searchers := make([]*searcher, workers)
 	budgets := make([]int64, workers)
 	for w := range searchers {
-		searchers[w] = newSearcher(ctx, &opts, &budgets[w])
+		searchers[w] = newSearcher(ctx, opts, &budgets[w])
 	}
 	var progressMu sync.Mutex
 	var uniformChecked int64

@@ -49,7 +49,7 @@ type configResult struct {
 // searcher explores one configuration at a time, reusing its buffers.
 type searcher struct {
 	sy   *System
-	opts *Options
+	opts Options // a copy: compareRelabelled changes it
 
 	// Per discovered state, by index in discovery order.
 	parent []int32
@@ -76,7 +76,7 @@ type searcher struct {
 	progress func(states int64, depth int)
 }
 
-func newSearcher(ctx context.Context, opts *Options, budget *int64) *searcher {
+func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 	return &searcher{opts: opts, budget: budget, ctx: ctx}
 }
 

@@ -82,7 +82,7 @@ func TestSelfChecks(t *testing.T) {
 		detail string
 	}{
 		{spec.Erase[protocols.LeLannState](noisyLeLann{}), nil, invariants.ComparisonOnly, "relabelling the ids"},
-		{spec.Erase[protocols.LeLannState](impureLeLann{}), func(o *explore.Options) { o.PurityEvery = 1 }, invariants.StepPurity, "not deterministic"},
+		{spec.Erase[protocols.LeLannState](impureLeLann{}), func(o *explore.Options) { o.PurityEvery, o.Workers = 1, 1 }, invariants.StepPurity, "not deterministic"},
 		{spec.Erase[protocols.LeLannState](panickyLeLann{}), nil, invariants.StepPanicked, "panicked: runtime error: index out of range"},
 	}
 	for _, tt := range tests {

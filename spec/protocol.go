@@ -62,7 +62,8 @@ type Env struct {
 // Protocol is the contract a leader-election algorithm implements. All of
 // its methods are pure: same input, same output, no I/O, no clocks, no
 // randomness, no package-level state. The explorer checks this on a spaced
-// schedule by re-running steps.
+// schedule by re-running steps, and calls them from several goroutines at
+// once.
 type Protocol[S Local] interface {
 	// Info describes the protocol.
 	Info() Info
