@@ -36,6 +36,11 @@ type Options struct {
 	// ComparisonOnly re-explores every configuration with the ids relabelled
 	// by an order-preserving map and compares the results.
 	ComparisonOnly bool
+	// POR turns on partial-order reduction: in a state, only the steps of
+	// one process are explored when that provably loses nothing
+	// (docs/reduction.md). Counterexamples are still shortest: a
+	// configuration with a violation is searched again unreduced.
+	POR bool
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. Results do not depend on it.
 	Workers int
@@ -46,7 +51,7 @@ type Options struct {
 
 // DefaultOptions returns the options `elcheck verify` uses.
 func DefaultOptions() Options {
-	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true}
+	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true, POR: true}
 }
 
 // Progress is a snapshot of a running check.
@@ -68,6 +73,9 @@ type Space struct {
 	// IDs fixes the id placement; nil means every placement of 1..n up to
 	// rotation (id 1 at position 0): (n-1)! of them.
 	IDs []spec.ID
+	// AllPlacements turns off symmetry reduction: with IDs nil, every
+	// placement is enumerated, n! of them, rotations included.
+	AllPlacements bool
 	// Initiators fixes the initiator set; 0 means every non-empty subset.
 	Initiators spec.Set
 	// Shard and Shards select a part of the space: the configurations whose
@@ -103,6 +111,9 @@ func (sp Space) total() int {
 	if sp.IDs == nil {
 		for k := 2; k < sp.N; k++ {
 			c *= k
+		}
+		if sp.AllPlacements {
+			c *= sp.N
 		}
 	}
 	if sp.Initiators == 0 {
@@ -144,7 +155,11 @@ func (sp Space) Indexed() iter.Seq2[int, spec.Config] {
 				if !yield(slices.Clone(ids)) {
 					return
 				}
-				if !nextPermutation(ids[1:]) {
+				free := ids[1:] // id 1 stays at position 0: one rotation of each
+				if sp.AllPlacements {
+					free = ids
+				}
+				if !nextPermutation(free) {
 					return
 				}
 			}
@@ -231,6 +246,10 @@ type Result struct {
 	Transitions int64
 	Terminals   int64
 	MaxDepth    int
+	// FinalDigest is an order-independent digest of the set of terminal
+	// states of every configuration: equal digests mean, up to a 2^-64
+	// chance, equal sets. Reduced and unreduced searches must agree on it.
+	FinalDigest uint64
 	// MinMessages and MaxMessages are over complete executions of every
 	// configuration explored completely; -1 if there was none.
 	MinMessages, MaxMessages int
@@ -359,7 +378,15 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 							opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
 						}
 					}
+					// Reduce only while no violation is known: a reduced
+					// search may reach a violation by a longer path, so it
+					// cannot be pruned by the length of the best trace.
+					x.reduce = opts.POR && maxTrace == 0
 					o.r = x.run(NewSystem(m, o.cfg))
+					if o.r.violation != nil && x.reduce && opts.Search == BFS {
+						x.reduce = false // for the shortest trace
+						o.r = x.run(NewSystem(m, o.cfg))
+					}
 					if o.r.violation != nil {
 						o.r.violation.ConfigIndex = o.k
 					}
@@ -379,6 +406,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 			res.States += r.states
 			res.Transitions += r.transitions
 			res.Terminals += r.terminals
+			res.FinalDigest += r.finals
 			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
 			uniformChecked += r.uniformChecked
 			if !opts.Exact {

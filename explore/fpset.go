@@ -48,3 +48,22 @@ func (f *fpSet) grow() {
 		}
 	}
 }
+
+// get returns the index stored for fp, if any.
+func (f *fpSet) get(fp uint64) (int32, bool) {
+	if fp == 0 {
+		fp = 1
+	}
+	if len(f.keys) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(f.keys) - 1)
+	for i := fp & mask; ; i = (i + 1) & mask {
+		switch f.keys[i] {
+		case fp:
+			return f.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}

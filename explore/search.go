@@ -41,6 +41,7 @@ type configResult struct {
 	maxDepth                       int
 	minMsg, maxMsg                 int
 	elected                        spec.Set // positions that win in some terminal state
+	finals                         uint64   // a digest of the set of terminal states
 	uniformChecked                 int64
 	violation                      *Violation
 	stopped                        error // why the search stopped early, if it did
@@ -67,11 +68,14 @@ type searcher struct {
 
 	acts     []Action
 	expand   []Action
+	probe    []byte
+	cand     []Action
 	decs     []spec.Decision
 	checker  *invariants.Checker
 	steps    int64 // transitions taken, for the spaced purity check
 	budget   *int64
-	maxTrace int // only traces shorter than this are of interest; 0: any
+	maxTrace int  // only traces shorter than this are of interest; 0: any
+	reduce   bool // partial-order reduction (see ample)
 	ctx      context.Context
 	progress func(states int64, depth int)
 }
@@ -145,6 +149,7 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 	x.acts = x.sy.Enabled(s, x.acts[:0])
 	if len(x.acts) == 0 {
 		r.terminals++
+		r.finals += mix(fingerprint(x.encoding(i)))
 		if v := x.checker.AtEnd(view); v != nil {
 			return x.violation(v.Property, v.Detail, x.trace(i))
 		}
@@ -250,7 +255,11 @@ func (x *searcher) run(sy *System) configResult {
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
-		for _, a := range x.expand {
+		acts := x.expand
+		if x.reduce && len(acts) > 1 {
+			acts = x.ample(s, acts, d)
+		}
+		for _, a := range acts {
 			t, sends, err := sy.applyInto(s, a, &x.sc)
 			x.steps++
 			if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
@@ -289,3 +298,84 @@ func (x *searcher) run(sy *System) configResult {
 }
 
 var errStateLimit = fmt.Errorf("state limit reached")
+
+// ample returns a subset of the enabled actions acts of s (at depth d)
+// whose exploration alone preserves every property elcheck checks
+// (docs/reduction.md), or acts itself. It is the enabled actions of the
+// first process p, by position, such that
+//
+//   - no other process can enable or disable an action of p before p
+//     moves (C1): p's wake-up is pending, or the channels are FIFO and
+//     every channel into p holds a message, so others only append behind
+//     the messages p is offered;
+//   - none of them changes p's decision (C2, invisibility), so every
+//     sequence of decision vectors of the full graph is kept;
+//   - none of them leads to a state already found at depth <= d (C3, the
+//     cycle proviso): every cycle has such an edge, so every cycle has a
+//     fully expanded state.
+//
+// Steps of different processes commute: a step reads and writes only its
+// process's local state, pops one of its in-channels and appends to its
+// out-channels.
+func (x *searcher) ample(s *State, acts []Action, d int32) []Action {
+	sy := x.sy
+	for p := range sy.N() {
+		x.cand = x.cand[:0]
+		for _, a := range acts {
+			if a.Proc == p {
+				x.cand = append(x.cand, a)
+			}
+		}
+		cand := x.cand
+		if len(cand) == 0 {
+			continue
+		}
+		if len(cand) == len(acts) {
+			break // p alone is enabled: nothing to reduce
+		}
+		if !s.Wake.Has(p) && !x.inputsFull(s, p) {
+			continue
+		}
+		before := sy.Machine.Decision(s.Locals[p])
+		ok := true
+		for _, a := range cand {
+			t, _, err := sy.applyInto(s, a, &x.sc)
+			if err != nil || sy.Machine.Decision(t.Locals[p]) != before {
+				ok = false
+				break
+			}
+			x.probe = t.Encode(x.probe[:0])
+			if j, seen := x.lookup(x.probe); seen && x.depth[j] <= d {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return cand
+		}
+	}
+	return acts
+}
+
+// inputsFull reports whether, on FIFO channels, every channel into p holds
+// a message: then what p is offered cannot change until p moves.
+func (x *searcher) inputsFull(s *State, p int) bool {
+	if x.sy.Config.Channels != spec.FIFO {
+		return false
+	}
+	for e, ed := range x.sy.Config.Topology.Edges {
+		if ed.To.Node == p && len(s.Chans[e]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup finds a state by its encoding without adding it.
+func (x *searcher) lookup(enc []byte) (int32, bool) {
+	if x.opts.Exact {
+		i, ok := x.seenEx[string(enc)]
+		return i, ok
+	}
+	return x.seenFP.get(fingerprint(enc))
+}
