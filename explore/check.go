@@ -259,7 +259,11 @@ type Result struct {
 	// one configuration shared a fingerprint, so that one went unexplored.
 	Collision  float64
 	Properties []PropertyResult
-	Violation  *Violation
+	// Violation is the counterexample reported: the shortest (BFS), the
+	// first in enumeration order among equals.
+	Violation *Violation
+	// Violated lists every property some configuration violated, sorted.
+	Violated []string
 	// Incomplete says why the search stopped early; empty if it did not.
 	Incomplete string
 }
@@ -278,9 +282,9 @@ func (r *Result) Verdict() string {
 }
 
 // batchSize is how many configurations are searched between two merges of
-// results. It does not depend on the number of workers, so neither do the
-// counts: configurations of one batch are pruned against the shortest
-// violation known when the batch started.
+// results. Each configuration is searched on its own, whatever the others
+// found, so the counts do not depend on the batch size, the number of
+// workers or the sharding of the space.
 const batchSize = 64
 
 // outcome is one configuration's result inside a batch.
@@ -351,11 +355,6 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 		if len(batch) == 0 {
 			break
 		}
-		maxTrace := 0
-		if res.Violation != nil && opts.Search == BFS && len(res.Violation.Trace) > 0 {
-			maxTrace = len(res.Violation.Trace)
-		}
-		compare := res.Violation == nil && opts.ComparisonOnly
 		done, states := res.ConfigsDone, res.States
 		var wg sync.WaitGroup
 		var cursor atomic.Int64
@@ -369,7 +368,6 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 						return
 					}
 					o := &batch[j]
-					x.maxTrace = maxTrace
 					*budget = remaining
 					if opts.Progress != nil {
 						x.progress = func(s int64, d int) {
@@ -378,19 +376,19 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 							opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
 						}
 					}
-					// Reduce only while no violation is known: a reduced
-					// search may reach a violation by a longer path, so it
-					// cannot be pruned by the length of the best trace.
-					x.reduce = opts.POR && maxTrace == 0
+					// A reduced search may reach a violation by a longer
+					// path than the shortest: search such a configuration
+					// again, unreduced, for the shortest trace.
+					x.reduce = opts.POR
 					o.r = x.run(NewSystem(m, o.cfg))
 					if o.r.violation != nil && x.reduce && opts.Search == BFS {
-						x.reduce = false // for the shortest trace
+						x.reduce = false
 						o.r = x.run(NewSystem(m, o.cfg))
 					}
 					if o.r.violation != nil {
 						o.r.violation.ConfigIndex = o.k
 					}
-					if compare && o.r.violation == nil && o.r.stopped == nil {
+					if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
 						o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
 						if o.cmp != nil {
 							o.cmp.ConfigIndex = o.k
@@ -413,8 +411,15 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 				res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
 			}
 			for _, v := range []*Violation{r.violation, o.cmp} {
-				if v != nil && better(v, res.Violation) {
+				if v == nil {
+					continue
+				}
+				if better(v, res.Violation) {
 					res.Violation = v
+				}
+				if !slices.Contains(res.Violated, v.Property) {
+					res.Violated = append(res.Violated, v.Property)
+					slices.Sort(res.Violated)
 				}
 			}
 			if remaining -= r.states; remaining < 0 && r.stopped == nil {
@@ -535,8 +540,11 @@ func properties(res *Result, info spec.Info, space Space, opts Options, uniformC
 				pr.Note = fmt.Sprintf("max %d, bound %s = %d", res.MaxMessages, info.Bound.Formula, info.Bound.Max(space.N))
 			}
 		}
-		if res.Violation != nil && res.Violation.Property == p.Name {
-			pr.Status, pr.Note = Violated, res.Violation.Detail
+		if slices.Contains(res.Violated, p.Name) {
+			pr.Status, pr.Note = Violated, "violated in some configuration"
+			if res.Violation.Property == p.Name {
+				pr.Note = res.Violation.Detail
+			}
 		}
 		out = append(out, pr)
 	}

@@ -74,7 +74,6 @@ type searcher struct {
 	checker  *invariants.Checker
 	steps    int64 // transitions taken, for the spaced purity check
 	budget   *int64
-	maxTrace int  // only traces shorter than this are of interest; 0: any
 	reduce   bool // partial-order reduction (see ample)
 	ctx      context.Context
 	progress func(states int64, depth int)
@@ -248,9 +247,6 @@ func (x *searcher) run(sy *System) configResult {
 			}
 		}
 		d := x.depth[i]
-		if x.maxTrace > 0 && int(d)+1 >= x.maxTrace {
-			continue // a violation this deep would not be shorter than the one in hand
-		}
 		x.msgs = decodeInto(&x.cur, x.msgs, x.encoding(i), sy.N(), len(sy.Config.Topology.Edges))
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
@@ -289,9 +285,6 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			stack = append(stack, j)
 		}
-	}
-	if x.maxTrace > 0 {
-		return r // pruned: the graph is partial, so no cycle or cost analysis
 	}
 	x.analyse(&r)
 	return r

@@ -22,6 +22,10 @@ type State struct {
 	Chans [][]spec.Message
 	// Wake is the set of initiators whose spontaneous start is pending.
 	Wake spec.Set
+	// Clocks[i] is process i's causal clock: the length of the longest
+	// chain of messages that ends at its last step. Nil unless the search
+	// measures time (Options.Time); messages then carry their send time.
+	Clocks []int32
 }
 
 // InFlight counts the messages in all channels.
@@ -45,6 +49,9 @@ func (s *State) Encode(dst []byte) []byte {
 		for _, m := range c {
 			dst = spec.AppendMessage(dst, m)
 		}
+	}
+	for _, c := range s.Clocks {
+		dst = binary.AppendUvarint(dst, uint64(c))
 	}
 	return dst
 }
@@ -76,7 +83,15 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int) []spec.Messag
 			msgs = append(msgs, d.Message())
 		}
 	}
-	if d.Err() != nil {
+	s.Clocks = s.Clocks[:0]
+	if len(d.Rest()) > 0 { // clocks follow when time is measured
+		for range n {
+			s.Clocks = append(s.Clocks, int32(d.Uint()))
+		}
+	} else {
+		s.Clocks = nil
+	}
+	if d.Err() != nil || len(d.Rest()) > 0 {
 		panic("explore: corrupt state encoding")
 	}
 	off := 0

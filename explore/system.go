@@ -19,6 +19,8 @@ type System struct {
 	// outEdge[i][p] is the channel process i's port p sends on.
 	outEdge [][]int
 	out     spec.Outbox
+	// Clocks makes states carry causal clocks (State.Clocks).
+	Clocks bool
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -48,6 +50,9 @@ func (sy *System) Initial() State {
 			env.N = top.N
 		}
 		s.Locals[i] = sy.Machine.Init(env)
+	}
+	if sy.Clocks {
+		s.Clocks = make([]int32, top.N)
 	}
 	return s
 }
@@ -98,7 +103,9 @@ func (sy *System) Event(a Action) spec.Event {
 	if a.Kind == spec.Wake {
 		return spec.Event{Kind: spec.Wake}
 	}
-	return spec.Event{Kind: spec.Deliver, Port: sy.Config.Topology.Edges[a.Edge].To.Port, Msg: a.Msg}
+	m := a.Msg
+	m.Time = 0 // the explorer's, not the protocol's
+	return spec.Event{Kind: spec.Deliver, Port: sy.Config.Topology.Edges[a.Edge].To.Port, Msg: m}
 }
 
 // step runs the protocol step of a, appending the new local state to dst
@@ -135,6 +142,7 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 // taking a step allocates almost nothing: the hot path of the explorer.
 type scratch struct {
 	local  []byte
+	clocks []int32
 	locals [][]byte
 	chans  [][]spec.Message
 	bufs   [][]spec.Message // per channel, for the channels a step changes
@@ -149,6 +157,17 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	if err != nil {
 		return State{}, nil, err
 	}
+	clock := int32(0)
+	if s.Clocks != nil {
+		// Lamport's rule, counting message hops: a step happens after the
+		// process's previous step and after the message it receives.
+		clock = s.Clocks[a.Proc]
+		if a.Kind == spec.Deliver {
+			clock = max(clock, a.Msg.Time)
+		}
+		sc.clocks = append(sc.clocks[:0], s.Clocks...)
+		sc.clocks[a.Proc] = clock
+	}
 	sc.local = next
 	k := len(s.Chans)
 	if len(sc.bufs) < k {
@@ -162,6 +181,9 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	sc.locals = append(sc.locals[:0], s.Locals...)
 	sc.chans = append(sc.chans[:0], s.Chans...)
 	t := State{Locals: sc.locals, Chans: sc.chans, Wake: s.Wake}
+	if s.Clocks != nil {
+		t.Clocks = sc.clocks
+	}
 	t.Locals[a.Proc] = next
 	// own gives channel e a private copy in sc.bufs the first time the step
 	// changes it.
@@ -192,11 +214,16 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 		}
 		e := ports[snd.Port]
 		own(e)
-		c := append(t.Chans[e], snd.Msg)
+		m := snd.Msg
+		m.Time = 0
+		if s.Clocks != nil {
+			m.Time = clock + 1
+		}
+		c := append(t.Chans[e], m)
 		if sy.Config.Channels == spec.Bag {
-			i, _ := slices.BinarySearchFunc(c[:len(c)-1], snd.Msg, spec.Message.Compare)
+			i, _ := slices.BinarySearchFunc(c[:len(c)-1], m, spec.Message.Compare)
 			copy(c[i+1:], c[i:])
-			c[i] = snd.Msg
+			c[i] = m
 		}
 		t.Chans[e], sc.bufs[e] = c, c
 	}
@@ -240,10 +267,16 @@ func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
 // to the channel from (p.Node[i], p.Port[i][port]).
 func (sy *System) Permute(s *State, p spec.Perm) State {
 	t := State{Locals: make([][]byte, len(s.Locals)), Chans: make([][]spec.Message, len(s.Chans))}
+	if s.Clocks != nil {
+		t.Clocks = make([]int32, len(s.Clocks))
+	}
 	for i, l := range s.Locals {
 		t.Locals[p.Node[i]] = l
 		if s.Wake.Has(i) {
 			t.Wake = t.Wake.With(p.Node[i])
+		}
+		if s.Clocks != nil {
+			t.Clocks[p.Node[i]] = s.Clocks[i]
 		}
 	}
 	for e, ed := range sy.Config.Topology.Edges {

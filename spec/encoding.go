@@ -56,7 +56,8 @@ func AppendMessage(dst []byte, m Message) []byte {
 	dst = append(dst, byte(m.Kind))
 	dst = binary.AppendVarint(dst, int64(m.ID))
 	dst = binary.AppendVarint(dst, int64(m.Arg[0]))
-	return binary.AppendVarint(dst, int64(m.Arg[1]))
+	dst = binary.AppendVarint(dst, int64(m.Arg[1]))
+	return binary.AppendUvarint(dst, uint64(m.Time))
 }
 
 // Raw appends a length-prefixed byte string.
@@ -147,6 +148,7 @@ func (d *Decoder) Message() Message {
 	m.ID = d.ID()
 	m.Arg[0] = int32(d.Int())
 	m.Arg[1] = int32(d.Int())
+	m.Time = int32(d.Uint())
 	return m
 }
 

@@ -27,6 +27,11 @@ type Message struct {
 	Kind Kind
 	ID   ID
 	Arg  [2]int32
+	// Time is the message's causal timestamp, kept by the explorer when it
+	// measures time (the length of the longest causal chain). Protocols
+	// neither set nor read it: it is zero in every event they receive and
+	// overwritten on every message they send.
+	Time int32
 }
 
 // Compare orders messages canonically (kind, id, arguments). Unordered
@@ -39,8 +44,10 @@ func (m Message) Compare(o Message) int {
 		return cmpInt(int(m.ID), int(o.ID))
 	case m.Arg[0] != o.Arg[0]:
 		return cmpInt(int(m.Arg[0]), int(o.Arg[0]))
-	default:
+	case m.Arg[1] != o.Arg[1]:
 		return cmpInt(int(m.Arg[1]), int(o.Arg[1]))
+	default:
+		return cmpInt(int(m.Time), int(o.Time))
 	}
 }
 

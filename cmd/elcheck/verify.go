@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +23,10 @@ import (
 // masks, and past 16 even one configuration is out of reach.
 const maxN = 16
 
+// maxShards bounds k in -shard=i/k, so that merge can account for every
+// shard.
+const maxShards = 1 << 20
+
 var (
 	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "protocol or variant to check (see elcheck list)"}
 	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("number of processes, 1 to %d", maxN)}
@@ -37,14 +40,15 @@ var (
 	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}
 	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
 	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
+	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
 )
 
 var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
-	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-format=json] [-trace-out=FILE]",
+	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag},
 	Action:       verifyAction,
 	OnUsageError: usageError,
 }
@@ -115,6 +119,13 @@ func parseJob(c *cli.Context) (*job, error) {
 			j.space.Initiators = j.space.Initiators.With(p)
 		}
 	}
+	if s := c.String(shardFlag.Name); s != "" {
+		i, k, err := parseShard(s)
+		if err != nil {
+			return nil, err
+		}
+		j.space.Shard, j.space.Shards = i, k
+	}
 	switch j.format {
 	case "text", "json":
 	default:
@@ -149,6 +160,20 @@ func parseList(s, flag string) ([]int, error) {
 	return out, nil
 }
 
+// parseShard reads -shard=i/k: part i (0-based) of k.
+func parseShard(s string) (i, k int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	k, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || k < 1 || i < 0 || i >= k {
+		return 0, 0, usagef("-shard=%s: write i/k for part i of k, with 0 <= i < k, e.g. -shard=0/8 to -shard=7/8", s)
+	}
+	if k > maxShards {
+		return 0, 0, usagef("-shard=%s: at most %d shards", s, maxShards)
+	}
+	return i, k, nil
+}
+
 func verifyAction(c *cli.Context) error {
 	j, err := parseJob(c)
 	if err != nil {
@@ -174,24 +199,16 @@ func verifyAction(c *cli.Context) error {
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("internal error: the counterexample does not replay: %v", err), exitViolated)
 		}
-		if j.traceOut != "" {
-			if err := trace.WriteFile(j.traceOut); err != nil {
-				return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
-			}
+	}
+	rep := verifyReport(j, res, trace)
+	if trace != nil && j.traceOut != "" {
+		if err := trace.WriteFile(j.traceOut); err != nil {
+			return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
 		}
+		rep.traceOut = j.traceOut
 	}
-	if j.format == "json" {
-		writeJSON(c.App.Writer, res, trace)
-	} else {
-		writeText(c.App.Writer, res, trace, j)
-	}
-	switch {
-	case res.Violation != nil:
-		return cli.Exit("", exitViolated)
-	case res.Incomplete != "":
-		return cli.Exit("", exitIncomplete)
-	}
-	return nil
+	rep.write(c.App.Writer, j.format)
+	return rep.exit()
 }
 
 func isTerminal(w io.Writer) bool {
@@ -216,108 +233,4 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 		rate := float64(p.States) / now.Sub(start).Seconds()
 		fmt.Fprintf(w, "\r\033[K%d states, %.0f states/s, depth %d, configurations %d/%d", p.States, rate, p.Depth, p.ConfigsDone, p.ConfigsTotal)
 	}
-}
-
-func writeText(w io.Writer, r *explore.Result, t *counterexamples.Trace, j *job) {
-	info := j.machine.Info()
-	fmt.Fprintf(w, "elcheck verify %s: %s, n=%d, %s channels, %s search\n", r.Algo, info.Topology, r.N, r.Channels, j.opts.Search)
-	fmt.Fprintf(w, "configurations  %d of %d explored (%s)\n", r.ConfigsDone, r.Configs, spaceText(j.space))
-	store := fmt.Sprintf("64-bit fingerprints, collision probability %.1e", r.Collision)
-	if r.Exact {
-		store = "exact"
-	}
-	fmt.Fprintf(w, "states          %d distinct (%s)\n", r.States, store)
-	fmt.Fprintf(w, "transitions     %d\n", r.Transitions)
-	fmt.Fprintf(w, "final states    %d\n", r.Terminals)
-	fmt.Fprintf(w, "max depth       %d\n", r.MaxDepth)
-	if r.MaxMessages >= 0 {
-		fmt.Fprintf(w, "messages        min %d, max %d per complete execution\n", r.MinMessages, r.MaxMessages)
-	}
-	secs := r.Elapsed.Seconds()
-	fmt.Fprintf(w, "time            %.2fs (%.0f states/s)\n", secs, float64(r.States)/max(secs, 1e-9))
-	fmt.Fprintln(w, "properties")
-	for _, p := range r.Properties {
-		note := ""
-		if p.Note != "" {
-			note = "  (" + p.Note + ")"
-		}
-		fmt.Fprintf(w, "  %-20s %s%s\n", p.Name, p.Status, note)
-	}
-	if v := r.Violation; v != nil {
-		fmt.Fprintf(w, "\ncounterexample (%d steps, %s):\n", len(v.Trace), map[bool]string{true: "shortest", false: "not necessarily shortest"}[j.opts.Search == explore.BFS])
-		if t != nil {
-			t.WriteText(w)
-		} else {
-			fmt.Fprintf(w, "%s: %s\nconfiguration: %s\n", v.Property, v.Detail, v.Config)
-		}
-		if j.traceOut != "" {
-			fmt.Fprintf(w, "trace written to %s; re-run it with: elcheck replay %s\n", j.traceOut, j.traceOut)
-		} else if t != nil {
-			fmt.Fprintln(w, "to save it for elcheck replay, add -trace-out=FILE")
-		}
-	}
-	fmt.Fprintln(w, r.Verdict())
-}
-
-func spaceText(sp explore.Space) string {
-	p := "every id placement up to rotation"
-	if sp.IDs != nil {
-		p = fmt.Sprintf("ids %v", sp.IDs)
-	}
-	i := "every non-empty initiator set"
-	if sp.Initiators != 0 {
-		i = fmt.Sprintf("initiators %v", sp.Initiators.Members())
-	}
-	return p + ", " + i
-}
-
-// jsonResult is the -format=json report.
-type jsonResult struct {
-	Algo           string                `json:"algo"`
-	N              int                   `json:"n"`
-	Channels       string                `json:"channels"`
-	Configurations int                   `json:"configurations"`
-	ConfigsDone    int                   `json:"configurations_done"`
-	States         int64                 `json:"states"`
-	Transitions    int64                 `json:"transitions"`
-	FinalStates    int64                 `json:"final_states"`
-	MaxDepth       int                   `json:"max_depth"`
-	ElapsedMS      int64                 `json:"elapsed_ms"`
-	Messages       jsonMessages          `json:"messages"`
-	Exact          bool                  `json:"exact"`
-	Collision      float64               `json:"collision_probability"`
-	Properties     []jsonProperty        `json:"properties"`
-	Verdict        string                `json:"verdict"`
-	Incomplete     string                `json:"incomplete,omitempty"`
-	Violation      *counterexamples.File `json:"violation,omitempty"`
-}
-
-type jsonMessages struct {
-	Min int `json:"min"`
-	Max int `json:"max"`
-}
-
-type jsonProperty struct {
-	Name   string `json:"name"`
-	Holds  bool   `json:"holds"`
-	Status string `json:"status"`
-	Note   string `json:"note,omitempty"`
-}
-
-func writeJSON(w io.Writer, r *explore.Result, t *counterexamples.Trace) {
-	out := jsonResult{Algo: r.Algo, N: r.N, Channels: r.Channels.String(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
-		States: r.States, Transitions: r.Transitions, FinalStates: r.Terminals, MaxDepth: r.MaxDepth, ElapsedMS: r.Elapsed.Milliseconds(),
-		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Exact: r.Exact, Collision: r.Collision, Verdict: r.Verdict(), Incomplete: r.Incomplete}
-	for _, p := range r.Properties {
-		out.Properties = append(out.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
-	}
-	if t != nil {
-		out.Violation = t.ToFile()
-	} else if v := r.Violation; v != nil {
-		out.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Property: v.Property, Detail: v.Detail,
-			IDs: v.Config.IDs, Initiators: v.Config.Initiators.Members(), Channels: v.Config.Channels.String(), LoopAt: -1, Steps: []counterexamples.FileStep{}}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
 }

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+	"github.com/urfave/cli/v2"
+)
+
+// reportFormat is the version of the -format=json report, which merge
+// reads back. Fields are only ever added; a change of meaning bumps it.
+const reportFormat = 1
+
+// report is what verify and merge print. verify builds it from one
+// explore.Result, merge from the JSON reports of shards; both print it with
+// writeText or writeJSON, so the two commands read the same.
+type report struct {
+	jsonReport
+	command  string        // "verify" or "merge", for the text's first line
+	elapsed  time.Duration // summed over shards for merge
+	trace    *counterexamples.Trace
+	config   string // the violation's configuration, when there is no trace to show
+	traceOut string // where the trace was written, if it was
+}
+
+// jsonReport is the -format=json report. The fields up to elapsed_ms,
+// messages, properties (name, holds) and verdict are the original ones and
+// keep their names; the others carry what merge needs.
+type jsonReport struct {
+	Format         int            `json:"elcheck_report"`
+	Algo           string         `json:"algo"`
+	Topology       string         `json:"topology"`
+	N              int            `json:"n"`
+	Channels       string         `json:"channels"`
+	Space          jsonSpace      `json:"space"`
+	Search         string         `json:"search"`
+	Exact          bool           `json:"exact"`
+	ComparisonOnly bool           `json:"comparison_only"`
+	POR            bool           `json:"partial_order_reduction"`
+	Shard          *jsonShard     `json:"shard,omitempty"`  // verify: the part of the space checked
+	Merged         *jsonMerged    `json:"merged,omitempty"` // merge: the shards combined
+	ConfigsTotal   int            `json:"configurations_total"`
+	Configurations int            `json:"configurations"` // in the shard (verify) or the whole space (merge)
+	ConfigsDone    int            `json:"configurations_done"`
+	States         int64          `json:"states"`
+	Transitions    int64          `json:"transitions"`
+	FinalStates    int64          `json:"final_states"`
+	MaxDepth       int            `json:"max_depth"`
+	ElapsedMS      int64          `json:"elapsed_ms"`     // summed over shards for merge
+	ElapsedMaxMS   int64          `json:"elapsed_max_ms"` // the slowest shard
+	Messages       jsonMessages   `json:"messages"`
+	Collision      float64        `json:"collision_probability"`
+	UniformChecked int64          `json:"uniformity_checked"`
+	Properties     []jsonProperty `json:"properties"`
+	Verdict        string         `json:"verdict"`
+	Incomplete     string         `json:"incomplete,omitempty"`
+	// Counterexample summarises Violation for merge: which configuration
+	// of the whole space, and how many steps.
+	Counterexample *jsonCounterexample `json:"counterexample,omitempty"`
+	// Violation is the trace as -trace-out writes it: `jq .violation`
+	// gives a file elcheck replay reads.
+	Violation *counterexamples.File `json:"violation,omitempty"`
+}
+
+// jsonSpace is the set of configurations: fixed ids and initiators, or
+// (absent) all of them.
+type jsonSpace struct {
+	Description string    `json:"description"`
+	IDs         []spec.ID `json:"ids,omitempty"`
+	Initiators  []int     `json:"initiators,omitempty"`
+	// AllPlacements: with ids not fixed, every placement, rotations
+	// included, rather than one per rotation class.
+	AllPlacements bool `json:"all_placements,omitempty"`
+}
+
+type jsonShard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+type jsonMerged struct {
+	Shards  int   `json:"shards"`  // k
+	Missing []int `json:"missing"` // shard indices with no report
+}
+
+type jsonMessages struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+type jsonProperty struct {
+	Name   string `json:"name"`
+	Holds  bool   `json:"holds"`
+	Status string `json:"status"`
+	Note   string `json:"note,omitempty"`
+}
+
+type jsonCounterexample struct {
+	Property    string `json:"property"`
+	Detail      string `json:"detail"`
+	ConfigIndex int    `json:"config_index"` // in the enumeration of the whole space
+	Length      int    `json:"length"`       // steps
+}
+
+// verifyReport builds the report of one verify run. trace is the rebuilt
+// counterexample, nil if the violation has no steps to show.
+func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *report {
+	info := j.machine.Info()
+	whole := j.space
+	whole.Shard, whole.Shards = 0, 0
+	rep := &report{command: "verify", elapsed: r.Elapsed, trace: trace}
+	rep.jsonReport = jsonReport{Format: reportFormat, Algo: r.Algo, Topology: info.Topology.String(), N: r.N, Channels: r.Channels.String(),
+		Space:  jsonSpace{Description: spaceText(j.space), IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil},
+		Search: j.opts.Search.String(), Exact: r.Exact, ComparisonOnly: j.opts.ComparisonOnly, POR: j.opts.POR,
+		Shard:        &jsonShard{Index: j.space.Shard, Count: max(j.space.Shards, 1)},
+		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
+		States: r.States, Transitions: r.Transitions, FinalStates: r.Terminals, MaxDepth: r.MaxDepth,
+		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
+		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision,
+		Verdict: r.Verdict(), Incomplete: r.Incomplete}
+	for _, p := range r.Properties {
+		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
+		if n, ok := uniformCount(p); ok {
+			rep.UniformChecked = n
+		}
+	}
+	if v := r.Violation; v != nil {
+		rep.Counterexample = &jsonCounterexample{Property: v.Property, Detail: v.Detail, ConfigIndex: v.ConfigIndex, Length: len(v.Trace)}
+		rep.config = v.Config.String()
+		if trace != nil {
+			rep.Violation = trace.ToFile()
+		} else {
+			rep.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Topology: info.Topology.String(),
+				Property: v.Property, Detail: v.Detail, IDs: v.Config.IDs, Initiators: v.Config.Initiators.Members(),
+				Channels: v.Config.Channels.String(), LoopAt: -1, Steps: []counterexamples.FileStep{}}
+		}
+	}
+	return rep
+}
+
+// uniformNote is the uniformity note explore writes; merge adds up the
+// counts.
+var uniformNote = regexp.MustCompile(`^checked on (\d+) states( .*)?$`)
+
+func uniformCount(p explore.PropertyResult) (int64, bool) {
+	m := uniformNote.FindStringSubmatch(p.Note)
+	if p.Name != invariants.Uniformity || m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	return n, err == nil
+}
+
+func spaceText(sp explore.Space) string {
+	p := "every id placement up to rotation"
+	if sp.AllPlacements {
+		p = "every id placement"
+	}
+	if sp.IDs != nil {
+		p = fmt.Sprintf("ids %v", sp.IDs)
+	}
+	i := "every non-empty initiator set"
+	if sp.Initiators != 0 {
+		i = fmt.Sprintf("initiators %v", sp.Initiators.Members())
+	}
+	return p + ", " + i
+}
+
+// exit returns the verdict's exit code as the action's error.
+func (r *report) exit() error {
+	switch {
+	case r.Violation != nil:
+		return cli.Exit("", exitViolated)
+	case r.Incomplete != "":
+		return cli.Exit("", exitIncomplete)
+	}
+	return nil
+}
+
+func (r *report) write(w io.Writer, format string) {
+	if format == "json" {
+		r.writeJSON(w)
+	} else {
+		r.writeText(w)
+	}
+}
+
+func (r *report) writeJSON(w io.Writer) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(r.jsonReport)
+}
+
+func (r *report) writeText(w io.Writer) {
+	fmt.Fprintf(w, "elcheck %s %s: %s, n=%d, %s channels, %s search\n", r.command, r.Algo, r.Topology, r.N, r.Channels, r.Search)
+	if s := r.Shard; s != nil && s.Count > 1 {
+		fmt.Fprintf(w, "shard           %d of %d: %d of %d configurations\n", s.Index, s.Count, r.Configurations, r.ConfigsTotal)
+	}
+	if m := r.Merged; m != nil {
+		missing := ""
+		if len(m.Missing) > 0 {
+			missing = ", missing " + shardList(m.Missing)
+		}
+		fmt.Fprintf(w, "shards          %d of %d merged%s\n", m.Shards-len(m.Missing), m.Shards, missing)
+	}
+	fmt.Fprintf(w, "configurations  %d of %d explored (%s)\n", r.ConfigsDone, r.Configurations, r.Space.Description)
+	store := fmt.Sprintf("64-bit fingerprints, collision probability %.1e", r.Collision)
+	if r.Exact {
+		store = "exact"
+	}
+	fmt.Fprintf(w, "states          %d distinct (%s)\n", r.States, store)
+	fmt.Fprintf(w, "transitions     %d\n", r.Transitions)
+	fmt.Fprintf(w, "final states    %d\n", r.FinalStates)
+	fmt.Fprintf(w, "max depth       %d\n", r.MaxDepth)
+	if r.Messages.Max >= 0 {
+		fmt.Fprintf(w, "messages        min %d, max %d per complete execution\n", r.Messages.Min, r.Messages.Max)
+	}
+	secs := r.elapsed.Seconds()
+	rate := float64(r.States) / max(secs, 1e-9)
+	if m := r.Merged; m != nil {
+		fmt.Fprintf(w, "time            %.2fs summed over %d shards, slowest %.2fs (%.0f states/s per process)\n",
+			secs, m.Shards-len(m.Missing), float64(r.ElapsedMaxMS)/1000, rate)
+	} else {
+		fmt.Fprintf(w, "time            %.2fs (%.0f states/s)\n", secs, rate)
+	}
+	fmt.Fprintln(w, "properties")
+	for _, p := range r.Properties {
+		note := ""
+		if p.Note != "" {
+			note = "  (" + p.Note + ")"
+		}
+		fmt.Fprintf(w, "  %-20s %s%s\n", p.Name, p.Status, note)
+	}
+	if c := r.Counterexample; c != nil {
+		fmt.Fprintf(w, "\ncounterexample (%d steps, %s):\n", c.Length, map[bool]string{true: "shortest", false: "not necessarily shortest"}[r.Search == explore.BFS.String()])
+		if r.trace != nil {
+			r.trace.WriteText(w)
+		} else {
+			fmt.Fprintf(w, "%s: %s\nconfiguration: %s\n", c.Property, c.Detail, r.config)
+		}
+		if r.traceOut != "" {
+			fmt.Fprintf(w, "trace written to %s; re-run it with: elcheck replay %s\n", r.traceOut, r.traceOut)
+		} else if r.trace != nil {
+			fmt.Fprintln(w, "to save it for elcheck replay, add -trace-out=FILE")
+		}
+	}
+	fmt.Fprintln(w, r.Verdict)
+}
+
+// shardList renders shard indices as "1, 4 and 6".
+func shardList(ks []int) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = strconv.Itoa(k)
+	}
+	if len(s) == 1 {
+		return "shard " + s[0]
+	}
+	return "shards " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
