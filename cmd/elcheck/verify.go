@@ -39,6 +39,8 @@ var (
 	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after this long, e.g. 30s (0: no limit)"}
 	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}
 	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
+	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions: none, por (partial-order), sym (placements up to rotation) or all"}
+	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once (default: one per CPU); results do not depend on it"}
 	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
 	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
 )
@@ -48,7 +50,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag},
 	Action:       verifyAction,
 	OnUsageError: usageError,
 }
@@ -135,6 +137,22 @@ func parseJob(c *cli.Context) (*job, error) {
 	j.opts.Exact = c.Bool(exactFlag.Name)
 	j.opts.MaxStates = c.Int64(maxStatesFlag.Name)
 	j.opts.ComparisonOnly = !c.Bool(noCompareFlag.Name)
+	switch r := c.String(reduceFlag.Name); r {
+	case "all":
+	case "none":
+		j.opts.POR, j.space.AllPlacements = false, true
+	case "por":
+		j.space.AllPlacements = true
+	case "sym":
+		j.opts.POR = false
+	default:
+		return nil, usagef("-reduce=%s: use none, por, sym or all", r)
+	}
+	if w := c.Int(workersFlag.Name); w < 0 || w > 1024 {
+		return nil, usagef("-workers=%d: use 1 to 1024, or leave it out for one per CPU", w)
+	} else {
+		j.opts.Workers = w
+	}
 	switch s := c.String(searchFlag.Name); s {
 	case "bfs":
 	case "dfs":
