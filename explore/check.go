@@ -41,6 +41,17 @@ type Options struct {
 	// (docs/reduction.md). Counterexamples are still shortest: a
 	// configuration with a violation is searched again unreduced.
 	POR bool
+	// Costs are additive costs of messages (one per message of a kind, the
+	// bits of its ids...) whose least and greatest totals over complete
+	// executions OnConfig reports for each configuration.
+	Costs []Cost
+	// Time measures causal time: states carry Lamport clocks that count
+	// message hops, and OnConfig reports the least and greatest length of
+	// the longest causal chain of an execution. It enlarges the state.
+	Time bool
+	// OnConfig, if set, receives the costs of every configuration explored
+	// completely without a violation, in enumeration order.
+	OnConfig func(ConfigCosts)
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. Results do not depend on it.
 	Workers int
@@ -52,6 +63,24 @@ type Options struct {
 // DefaultOptions returns the options `elcheck verify` uses.
 func DefaultOptions() Options {
 	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true, POR: true}
+}
+
+// Cost is an additive cost of sending a message.
+type Cost struct {
+	Name string
+	Of   func(spec.Message) int64
+}
+
+// ConfigCosts is what one configuration's executions cost: for each
+// Options.Costs entry the least and greatest total over complete
+// executions, the same for causal time, and an execution reaching the
+// greatest total of the first cost.
+type ConfigCosts struct {
+	Index            int
+	Config           spec.Config
+	Min, Max         []int64
+	MinTime, MaxTime int64
+	Worst            []Action
 }
 
 // Progress is a snapshot of a running check.
@@ -380,10 +409,10 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 					// path than the shortest: search such a configuration
 					// again, unreduced, for the shortest trace.
 					x.reduce = opts.POR
-					o.r = x.run(NewSystem(m, o.cfg))
+					o.r = x.run(x.system(m, o.cfg))
 					if o.r.violation != nil && x.reduce && opts.Search == BFS {
 						x.reduce = false
-						o.r = x.run(NewSystem(m, o.cfg))
+						o.r = x.run(x.system(m, o.cfg))
 					}
 					if o.r.violation != nil {
 						o.r.violation.ConfigIndex = o.k
@@ -437,6 +466,10 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 				break
 			}
 			res.ConfigsDone++
+			if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {
+				r.costs.Index, r.costs.Config = o.k, o.cfg
+				opts.OnConfig(*r.costs)
+			}
 			if r.minMsg >= 0 {
 				if res.MinMessages < 0 || r.minMsg < res.MinMessages {
 					res.MinMessages = r.minMsg
@@ -480,7 +513,7 @@ func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configRe
 	}
 	saved := x.opts.UniformityEvery
 	x.opts.UniformityEvery = 0
-	q := x.run(NewSystem(m, rc))
+	q := x.run(x.system(m, rc))
 	x.opts.UniformityEvery = saved
 	if q.stopped != nil {
 		return nil, q.stopped

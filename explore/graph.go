@@ -47,9 +47,51 @@ func (x *searcher) analyse(r *configResult) {
 		r.violation = x.lasso(indeg, first, succ)
 		return
 	}
-	// Longest and shortest message counts along paths, in topological order.
-	lo, hi := make([]int32, n), make([]int32, n)
-	via := make([]int32, n) // the edge on a most-messages path into each state
+	sent := func(ei int32) int64 { return int64(x.edges[ei].sent) }
+	lo, hi, worst, via := x.pathRange(order, first, succ, sent)
+	r.minMsg, r.maxMsg = int(lo), int(hi)
+	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
+		r.violation = x.violation(invariants.MessageBound,
+			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
+			x.pathActions(x.pathTo(worst, via)))
+		return
+	}
+	if len(x.opts.Costs) == 0 && !x.opts.Time {
+		return
+	}
+	c := &ConfigCosts{Min: make([]int64, len(x.opts.Costs)), Max: make([]int64, len(x.opts.Costs))}
+	for k := range x.opts.Costs {
+		w := func(ei int32) int64 { return x.weights[int(ei)*len(x.opts.Costs)+k] }
+		var kworst int32
+		var kvia []int32
+		c.Min[k], c.Max[k], kworst, kvia = x.pathRange(order, first, succ, w)
+		if k == 0 {
+			c.Worst = x.pathActions(x.pathTo(kworst, kvia))
+		}
+	}
+	if x.opts.Time {
+		c.MinTime = -1
+		for v := range int32(n) {
+			if first[v] == first[v+1] {
+				t := int64(slices.Max(x.state(v).Clocks))
+				if c.MinTime < 0 || t < c.MinTime {
+					c.MinTime = t
+				}
+				c.MaxTime = max(c.MaxTime, t)
+			}
+		}
+	}
+	r.costs = c
+}
+
+// pathRange returns the least and the greatest total weight of a path from
+// the initial state to a terminal state, a terminal state reached by a
+// heaviest path, and the edge by which a heaviest path enters each state.
+// order is a topological order of the (acyclic) graph.
+func (x *searcher) pathRange(order, first, succ []int32, weight func(ei int32) int64) (minW, maxW int64, worst int32, via []int32) {
+	n := len(order)
+	lo, hi := make([]int64, n), make([]int64, n)
+	via = make([]int32, n)
 	for i := range n {
 		lo[i], via[i] = -1, -1
 	}
@@ -59,40 +101,39 @@ func (x *searcher) analyse(r *configResult) {
 			continue
 		}
 		for _, ei := range succ[first[v]:first[v+1]] {
-			e := x.edges[ei]
-			if l := lo[v] + e.sent; lo[e.to] < 0 || l < lo[e.to] {
+			e, w := x.edges[ei], weight(ei)
+			if l := lo[v] + w; lo[e.to] < 0 || l < lo[e.to] {
 				lo[e.to] = l
 			}
-			if h := hi[v] + e.sent; via[e.to] < 0 || h > hi[e.to] {
+			if h := hi[v] + w; via[e.to] < 0 || h > hi[e.to] {
 				hi[e.to], via[e.to] = h, ei
 			}
 		}
 	}
-	worst := int32(-1)
-	for v := range n {
+	minW, worst = -1, -1
+	for v := range int32(n) {
 		if first[v] != first[v+1] {
 			continue // not terminal
 		}
-		if r.minMsg < 0 || int(lo[v]) < r.minMsg {
-			r.minMsg = int(lo[v])
+		if minW < 0 || lo[v] < minW {
+			minW = lo[v]
 		}
 		if worst < 0 || hi[v] > hi[worst] {
-			worst = int32(v)
+			worst = v
 		}
 	}
-	r.maxMsg = int(hi[worst])
-	b := x.sy.Info.Bound
-	if b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
-		var path []int32
-		for v := worst; v != 0; v = x.edges[via[v]].from {
-			path = append(path, v)
-		}
-		path = append(path, 0)
-		slices.Reverse(path)
-		r.violation = x.violation(invariants.MessageBound,
-			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
-			x.pathActions(path))
+	return minW, hi[worst], worst, via
+}
+
+// pathTo follows via back from state v to the initial state.
+func (x *searcher) pathTo(v int32, via []int32) []int32 {
+	var path []int32
+	for ; v != 0; v = x.edges[via[v]].from {
+		path = append(path, v)
 	}
+	path = append(path, 0)
+	slices.Reverse(path)
+	return path
 }
 
 // lasso finds a cycle and returns a termination violation whose trace is a

@@ -43,6 +43,7 @@ type configResult struct {
 	elected                        spec.Set // positions that win in some terminal state
 	finals                         uint64   // a digest of the set of terminal states
 	uniformChecked                 int64
+	costs                          *ConfigCosts // with Options.Costs or Time
 	violation                      *Violation
 	stopped                        error // why the search stopped early, if it did
 }
@@ -61,10 +62,12 @@ type searcher struct {
 
 	seenFP fpSet
 	seenEx map[string]int32
-	sc     scratch
-	cur    State          // the state being expanded
-	msgs   []spec.Message // its channels' storage
-	edges  []edge
+	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
+	weights []int64
+	sc      scratch
+	cur     State          // the state being expanded
+	msgs    []spec.Message // its channels' storage
+	edges   []edge
 
 	acts     []Action
 	expand   []Action
@@ -86,7 +89,7 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
 	x.parent, x.act, x.depth, x.off = x.parent[:0], x.act[:0], x.depth[:0], x.off[:0]
-	x.arena, x.edges = x.arena[:0], x.edges[:0]
+	x.arena, x.edges, x.weights = x.arena[:0], x.edges[:0], x.weights[:0]
 	x.off = append(x.off, 0)
 	if x.opts.Exact {
 		x.seenEx = make(map[string]int32)
@@ -266,6 +269,13 @@ func (x *searcher) run(sy *System) configResult {
 				return r
 			}
 			r.transitions++
+			for _, c := range x.opts.Costs {
+				w := int64(0)
+				for _, snd := range sends {
+					w += c.Of(snd.Msg)
+				}
+				x.weights = append(x.weights, w)
+			}
 			j, fresh := x.add(&t, i, a, d+1)
 			x.edges = append(x.edges, edge{i, j, int32(len(sends))})
 			if !fresh {
@@ -371,4 +381,11 @@ func (x *searcher) lookup(enc []byte) (int32, bool) {
 		return i, ok
 	}
 	return x.seenFP.get(fingerprint(enc))
+}
+
+// system builds the transition system of cfg as the options ask.
+func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
+	sy := NewSystem(m, cfg)
+	sy.Clocks = x.opts.Time
+	return sy
 }
