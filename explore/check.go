@@ -52,6 +52,14 @@ type Options struct {
 	// OnConfig, if set, receives the costs of every configuration explored
 	// completely without a violation, in enumeration order.
 	OnConfig func(ConfigCosts)
+	// Memory bounds, in bytes, what the searches hold at once (shared
+	// among the workers; 0: no bound). A configuration whose breadth-first
+	// search would outgrow it is searched again depth-first with a state
+	// cache of that size (github.com/dgraph-io/ristretto/v2): SPIN's and
+	// VeriSoft's state-space caching, where an evicted state is explored
+	// again and none is missed. Such configurations report visits, not
+	// distinct states, and traces that are not shortest.
+	Memory int64
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. Results do not depend on it.
 	Workers int
@@ -288,6 +296,9 @@ type Result struct {
 	// one configuration shared a fingerprint, so that one went unexplored.
 	Collision  float64
 	Properties []PropertyResult
+	// Cached counts the configurations searched with state caching
+	// (Options.Memory): their states are visits, and may include repeats.
+	Cached int
 	// Violation is the counterexample reported: the shortest (BFS), the
 	// first in enumeration order among equals.
 	Violation *Violation
@@ -365,6 +376,10 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 	budgets := make([]int64, workers)
 	for w := range searchers {
 		searchers[w] = newSearcher(ctx, opts, &budgets[w])
+		if opts.Memory > 0 {
+			searchers[w].memLimit = max(1, opts.Memory/int64(workers))
+		}
+		defer searchers[w].close()
 	}
 	var progressMu sync.Mutex
 	var uniformChecked int64
@@ -409,10 +424,10 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 					// path than the shortest: search such a configuration
 					// again, unreduced, for the shortest trace.
 					x.reduce = opts.POR
-					o.r = x.run(x.system(m, o.cfg))
-					if o.r.violation != nil && x.reduce && opts.Search == BFS {
+					o.r = x.search(x.system(m, o.cfg))
+					if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
 						x.reduce = false
-						o.r = x.run(x.system(m, o.cfg))
+						o.r = x.search(x.system(m, o.cfg))
 					}
 					if o.r.violation != nil {
 						o.r.violation.ConfigIndex = o.k
@@ -433,6 +448,9 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 			res.States += r.states
 			res.Transitions += r.transitions
 			res.Terminals += r.terminals
+			if r.cached {
+				res.Cached++
+			}
 			res.FinalDigest += r.finals
 			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
 			uniformChecked += r.uniformChecked
@@ -480,6 +498,8 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 	}
 	switch {
 	case stopped == nil, errors.Is(stopped, errFound):
+	case errors.Is(stopped, errMemory):
+		res.Incomplete = fmt.Sprintf("memory limit of %d bytes reached", opts.Memory)
 	case errors.Is(stopped, errStateLimit):
 		res.Incomplete = fmt.Sprintf("state limit of %d reached", opts.MaxStates)
 	case errors.Is(stopped, context.DeadlineExceeded):
@@ -513,7 +533,7 @@ func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configRe
 	}
 	saved := x.opts.UniformityEvery
 	x.opts.UniformityEvery = 0
-	q := x.run(x.system(m, rc))
+	q := x.search(x.system(m, rc))
 	x.opts.UniformityEvery = saved
 	if q.stopped != nil {
 		return nil, q.stopped
@@ -528,6 +548,9 @@ func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configRe
 		v := ""
 		if c.violation != nil {
 			v = c.violation.Property
+		}
+		if r.cached || q.cached { // visits depend on the cache: compare the rest
+			return figures{0, 0, 0, c.minMsg, c.maxMsg, c.elected, v}
 		}
 		return figures{c.states, c.transitions, c.terminals, c.minMsg, c.maxMsg, c.elected, v}
 	}

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/dgraph-io/ristretto/v2"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -44,6 +46,7 @@ type configResult struct {
 	finals                         uint64   // a digest of the set of terminal states
 	uniformChecked                 int64
 	costs                          *ConfigCosts // with Options.Costs or Time
+	cached                         bool         // searched with state caching: counts are visits
 	violation                      *Violation
 	stopped                        error // why the search stopped early, if it did
 }
@@ -62,6 +65,10 @@ type searcher struct {
 
 	seenFP fpSet
 	seenEx map[string]int32
+	// memLimit is this searcher's share of Options.Memory (0: none);
+	// cache is its state cache, built when a search first needs it.
+	memLimit int64
+	cache    *ristretto.Cache[uint64, memo]
 	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
 	weights []int64
 	sc      scratch
@@ -249,6 +256,10 @@ func (x *searcher) run(sy *System) configResult {
 				x.progress(r.states, int(x.depth[i]))
 			}
 		}
+		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
+			r.stopped = errMemory
+			return r
+		}
 		d := x.depth[i]
 		x.msgs = decodeInto(&x.cur, x.msgs, x.encoding(i), sy.N(), len(sy.Config.Topology.Edges))
 		s := &x.cur
@@ -256,7 +267,10 @@ func (x *searcher) run(sy *System) configResult {
 		x.expand = sy.Enabled(s, x.expand[:0])
 		acts := x.expand
 		if x.reduce && len(acts) > 1 {
-			acts = x.ample(s, acts, d)
+			acts = x.ample(s, acts, func(enc []byte) bool {
+				j, seen := x.lookup(enc)
+				return seen && x.depth[j] <= d
+			})
 		}
 		for _, a := range acts {
 			t, sends, err := sy.applyInto(s, a, &x.sc)
@@ -302,7 +316,7 @@ func (x *searcher) run(sy *System) configResult {
 
 var errStateLimit = fmt.Errorf("state limit reached")
 
-// ample returns a subset of the enabled actions acts of s (at depth d)
+// ample returns a subset of the enabled actions acts of s
 // whose exploration alone preserves every property elcheck checks
 // (docs/reduction.md), or acts itself. It is the enabled actions of the
 // first process p, by position, such that
@@ -313,14 +327,15 @@ var errStateLimit = fmt.Errorf("state limit reached")
 //     the messages p is offered;
 //   - none of them changes p's decision (C2, invisibility), so every
 //     sequence of decision vectors of the full graph is kept;
-//   - none of them leads to a state already found at depth <= d (C3, the
-//     cycle proviso): every cycle has such an edge, so every cycle has a
-//     fully expanded state.
+//   - none of them leads to a state closing (C3, the cycle proviso): in
+//     breadth-first search a state already found at a depth no greater
+//     than s's (every cycle has such an edge), in depth-first search a
+//     state on the stack; so every cycle has a fully expanded state.
 //
 // Steps of different processes commute: a step reads and writes only its
 // process's local state, pops one of its in-channels and appends to its
 // out-channels.
-func (x *searcher) ample(s *State, acts []Action, d int32) []Action {
+func (x *searcher) ample(s *State, acts []Action, closes func(enc []byte) bool) []Action {
 	sy := x.sy
 	for p := range sy.N() {
 		x.cand = x.cand[:0]
@@ -348,7 +363,7 @@ func (x *searcher) ample(s *State, acts []Action, d int32) []Action {
 				break
 			}
 			x.probe = t.Encode(x.probe[:0])
-			if j, seen := x.lookup(x.probe); seen && x.depth[j] <= d {
+			if closes(x.probe) {
 				ok = false
 				break
 			}
@@ -388,4 +403,34 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	sy := NewSystem(m, cfg)
 	sy.Clocks = x.opts.Time
 	return sy
+}
+
+// memBytes estimates what the breadth-first search of the current
+// configuration holds: encodings, per-state records, the visited set and
+// the graph.
+func (x *searcher) memBytes() int64 {
+	const perState = 4 + 4 + 4 + 48 // parent, depth, offset, action
+	return int64(len(x.arena)) + int64(len(x.parent))*perState + int64(len(x.seenFP.keys))*12 +
+		int64(len(x.edges))*12 + int64(len(x.weights))*8 + int64(len(x.seenEx))*64
+}
+
+// search explores one configuration breadth- or depth-first, and again
+// with state caching if that outgrows the memory budget.
+func (x *searcher) search(sy *System) configResult {
+	r := x.run(sy)
+	if errors.Is(r.stopped, errMemory) {
+		// Give the breadth-first storage back before the cache takes its
+		// share.
+		x.arena, x.parent, x.act, x.depth, x.off, x.edges, x.weights = nil, nil, nil, nil, nil, nil, nil
+		x.seenFP, x.seenEx = fpSet{}, nil
+		r = x.runCached(sy)
+	}
+	return r
+}
+
+// close releases the state cache's goroutines.
+func (x *searcher) close() {
+	if x.cache != nil {
+		x.cache.Close()
+	}
 }

@@ -34,6 +34,7 @@ func TestBadInput(t *testing.T) {
 		{"initiator out of range", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,3"}, "positions are 0 to 2"},
 		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},
 		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
+		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, "write a size like 512MB"},
 		{"bad reduce", []string{"verify", "-algo=dkr", "-n=3", "-reduce=some"}, "use none, por, sym or all"},
 		{"bad workers", []string{"verify", "-algo=dkr", "-n=3", "-workers=-1"}, "use 1 to 1024"},
 		{"bad search", []string{"verify", "-algo=dkr", "-n=3", "-search=astar"}, "use bfs or dfs"},

@@ -181,6 +181,7 @@ func mergeReports(shards []shardReport) (*report, error) {
 		m.ElapsedMS += s.ElapsedMS
 		m.ElapsedMaxMS = max(m.ElapsedMaxMS, s.ElapsedMS)
 		m.Collision += s.Collision
+		m.Cached += s.Cached
 		m.UniformChecked += s.UniformChecked
 		if s.Messages.Min >= 0 && (m.Messages.Min < 0 || s.Messages.Min < m.Messages.Min) {
 			m.Messages.Min = s.Messages.Min

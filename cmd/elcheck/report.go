@@ -59,6 +59,7 @@ type jsonReport struct {
 	ElapsedMaxMS   int64          `json:"elapsed_max_ms"` // the slowest shard
 	Messages       jsonMessages   `json:"messages"`
 	Collision      float64        `json:"collision_probability"`
+	Cached         int            `json:"configurations_cached"` // searched with state caching (-memory)
 	UniformChecked int64          `json:"uniformity_checked"`
 	Properties     []jsonProperty `json:"properties"`
 	Verdict        string         `json:"verdict"`
@@ -125,7 +126,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
 		States: r.States, Transitions: r.Transitions, FinalStates: r.Terminals, MaxDepth: r.MaxDepth,
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
-		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision,
+		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached,
 		Verdict: r.Verdict(), Incomplete: r.Incomplete}
 	for _, p := range r.Properties {
 		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
@@ -217,7 +218,14 @@ func (r *report) writeText(w io.Writer) {
 	if r.Exact {
 		store = "exact"
 	}
-	fmt.Fprintf(w, "states          %d distinct (%s)\n", r.States, store)
+	distinct := "distinct"
+	if r.Cached > 0 {
+		distinct = "visited (distinct, but for repeat visits in the configurations below)"
+	}
+	fmt.Fprintf(w, "states          %d %s (%s)\n", r.States, distinct, store)
+	if r.Cached > 0 {
+		fmt.Fprintf(w, "state caching   %d configurations outgrew -memory and were searched depth-first with a bounded cache: their states are visits, and their traces not shortest\n", r.Cached)
+	}
 	fmt.Fprintf(w, "transitions     %d\n", r.Transitions)
 	fmt.Fprintf(w, "final states    %d\n", r.FinalStates)
 	fmt.Fprintf(w, "max depth       %d\n", r.MaxDepth)

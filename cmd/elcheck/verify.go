@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,7 @@ var (
 	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}
 	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions: none, por (partial-order), sym (placements up to rotation) or all"}
+	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within this much memory for the searches, e.g. 512MB or 2GiB: a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
 	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once (default: one per CPU); results do not depend on it"}
 	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
 	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
@@ -50,7 +52,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag},
 	Action:       verifyAction,
 	OnUsageError: usageError,
 }
@@ -147,6 +149,13 @@ func parseJob(c *cli.Context) (*job, error) {
 		j.opts.POR = false
 	default:
 		return nil, usagef("-reduce=%s: use none, por, sym or all", r)
+	}
+	if s := c.String(memoryFlag.Name); s != "" {
+		b, err := parseSize(s)
+		if err != nil {
+			return nil, usagef("-memory=%s: %v; write a size like 512MB or 2GiB", s, err)
+		}
+		j.opts.Memory = b
 	}
 	if w := c.Int(workersFlag.Name); w < 0 || w > 1024 {
 		return nil, usagef("-workers=%d: use 1 to 1024, or leave it out for one per CPU", w)
@@ -249,6 +258,30 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 		}
 		last = now
 		rate := float64(p.States) / now.Sub(start).Seconds()
-		fmt.Fprintf(w, "\r\033[K%d states, %.0f states/s, depth %d, configurations %d/%d", p.States, rate, p.Depth, p.ConfigsDone, p.ConfigsTotal)
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Fprintf(w, "\r\033[K%d states, %.0f states/s, depth %d, configurations %d/%d, heap %d MB",
+			p.States, rate, p.Depth, p.ConfigsDone, p.ConfigsTotal, ms.HeapInuse>>20)
 	}
+}
+
+// parseSize reads a byte count: a number with an optional unit (B, KB, MB,
+// GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v <= 0 {
+		return 0, fmt.Errorf("%q is not a positive size", s)
+	}
+	mult := map[string]float64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	return int64(v * mult), nil
 }
