@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet race bench golden clean
+.PHONY: all build verify test vet race bench golden bounds-doc clean
 
 all: build test
 
@@ -27,7 +27,25 @@ vet:
 
 ## bench: the explorer's benchmarks (figures go to docs/benchmarks.md).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./explore/
+	$(GO) test -run '^$$' -bench 'Visited|Fingerprint' -benchmem ./explore/
+	$(GO) test -run '^$$' -bench 'Check' -benchmem -benchtime 3x ./explore/
+
+## bounds-doc: rewrite the tables of docs/bounds.md (below its marker line)
+## and the plots in docs/bounds/: every correct protocol, n = $(BOUNDS_N).
+## About five minutes on two cores.
+BOUNDS_ALGOS ?= lelann lelann-list cr cr-min dkr peterson
+BOUNDS_N ?= 3..7
+BOUNDS_MARK = <!-- make bounds-doc writes everything below this line -->
+bounds-doc: build
+	@grep -qxF '$(BOUNDS_MARK)' docs/bounds.md || { echo "docs/bounds.md has lost its marker line"; exit 1; }
+	@mkdir -p docs/bounds
+	sed '\|^$(BOUNDS_MARK)$$|q' docs/bounds.md > docs/bounds.md.new
+	set -e; for a in $(BOUNDS_ALGOS); do \
+		echo >> docs/bounds.md.new; \
+		bin/elcheck bounds -algo=$$a -n=$(BOUNDS_N) -format=markdown -plot=docs/bounds/$$a.svg >> docs/bounds.md.new; \
+		printf '\n![%s: messages per execution against the declared bound](bounds/%s.svg)\n' $$a $$a >> docs/bounds.md.new; \
+	done
+	mv docs/bounds.md.new docs/bounds.md
 
 ## golden: rewrite the golden counterexamples after a reviewed change.
 golden:
