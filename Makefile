@@ -32,7 +32,7 @@ bench:
 
 ## bounds-doc: rewrite the tables of docs/bounds.md (below its marker line)
 ## and the plots in docs/bounds/: every correct protocol, n = $(BOUNDS_N).
-## About five minutes on two cores.
+## About three minutes on two cores.
 BOUNDS_ALGOS ?= lelann lelann-list cr cr-min dkr peterson
 BOUNDS_N ?= 3..7
 BOUNDS_MARK = <!-- make bounds-doc writes everything below this line -->

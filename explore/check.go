@@ -82,7 +82,8 @@ type Cost struct {
 // ConfigCosts is what one configuration's executions cost: for each
 // Options.Costs entry the least and greatest total over complete
 // executions, the same for causal time, and an execution reaching the
-// greatest total of the first cost.
+// greatest total of the first cost (its actions carry no timestamps, so it
+// replays in a system without clocks).
 type ConfigCosts struct {
 	Index            int
 	Config           spec.Config

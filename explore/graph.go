@@ -67,6 +67,9 @@ func (x *searcher) analyse(r *configResult) {
 		c.Min[k], c.Max[k], kworst, kvia = x.pathRange(order, first, succ, w)
 		if k == 0 {
 			c.Worst = x.pathActions(x.pathTo(kworst, kvia))
+			for i := range c.Worst {
+				c.Worst[i].Msg.Time = 0 // as in a system without clocks, which replays it
+			}
 		}
 	}
 	if x.opts.Time {

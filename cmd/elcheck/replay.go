@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/elcheck/elcheck/counterexamples"
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +22,7 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	m, ok := protocols.Lookup(f.Algo)
+	m, ok := lookupMachine(f.Algo)
 	if !ok {
 		return usagef("the trace is of %q, which this elcheck does not know (see elcheck list)", f.Algo)
 	}

@@ -32,7 +32,7 @@ var (
 	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "protocol or variant to check (see elcheck list)"}
 	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("number of processes, 1 to %d", maxN)}
 	idsFlag        = &cli.StringFlag{Name: "ids", Usage: "fix the id placement: the ids at positions 0..n-1, e.g. 3,1,2,5,4 (default: every placement up to rotation)"}
-	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: positions 0..n-1, e.g. 0,2,3 (default: every non-empty set)"}
+	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: positions 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
 	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics, fifo or bag (default: the protocol's)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
 	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "bfs (shortest counterexamples) or dfs"}
@@ -68,16 +68,9 @@ type job struct {
 }
 
 func parseJob(c *cli.Context) (*job, error) {
-	if c.Args().Len() > 0 {
-		return nil, usagef("unexpected argument %q: flags come as -name=value", c.Args().First())
-	}
-	name := c.String(algoFlag.Name)
-	if name == "" {
-		return nil, usagef("missing -algo: one of %s", strings.Join(protocols.Names(), ", "))
-	}
-	m, ok := protocols.Lookup(name)
-	if !ok {
-		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(protocols.Names(), ", "))
+	m, err := parseMachine(c)
+	if err != nil {
+		return nil, err
 	}
 	n := c.Int(nFlag.Name)
 	if !c.IsSet(nFlag.Name) {
@@ -86,42 +79,9 @@ func parseJob(c *cli.Context) (*job, error) {
 	if n < 1 || n > maxN {
 		return nil, usagef("-n=%d is out of range: n must be between 1 and %d", n, maxN)
 	}
-	info := m.Info()
 	j := &job{machine: m, format: c.String(formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name)}
-	j.space = explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
-	if s := c.String(channelsFlag.Name); s != "" {
-		ch, err := spec.ParseChannels(s)
-		if err != nil {
-			return nil, usagef("-channels=%s: use fifo or bag", s)
-		}
-		j.space.Channels = ch
-	}
-	if s := c.String(idsFlag.Name); s != "" {
-		ids, err := parseList(s, "-ids")
-		if err != nil {
-			return nil, err
-		}
-		if len(ids) != n {
-			return nil, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(ids), n)
-		}
-		for k, id := range ids {
-			if id < 1 || slices.Contains(ids[:k], id) {
-				return nil, usagef("-ids=%s: ids must be distinct positive integers", s)
-			}
-			j.space.IDs = append(j.space.IDs, spec.ID(id))
-		}
-	}
-	if s := c.String(initiatorsFlag.Name); s != "" {
-		ps, err := parseList(s, "-initiators")
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range ps {
-			if p < 0 || p >= n {
-				return nil, usagef("-initiators=%s: %d is not a position; positions are 0 to %d", s, p, n-1)
-			}
-			j.space.Initiators = j.space.Initiators.With(p)
-		}
+	if j.space, err = parseSpace(c, m.Info(), n); err != nil {
+		return nil, err
 	}
 	if s := c.String(shardFlag.Name); s != "" {
 		i, k, err := parseShard(s)
@@ -136,19 +96,9 @@ func parseJob(c *cli.Context) (*job, error) {
 		return nil, usagef("-format=%s: use text or json", j.format)
 	}
 	j.opts = explore.DefaultOptions()
-	j.opts.Exact = c.Bool(exactFlag.Name)
-	j.opts.MaxStates = c.Int64(maxStatesFlag.Name)
 	j.opts.ComparisonOnly = !c.Bool(noCompareFlag.Name)
-	switch r := c.String(reduceFlag.Name); r {
-	case "all":
-	case "none":
-		j.opts.POR, j.space.AllPlacements = false, true
-	case "por":
-		j.space.AllPlacements = true
-	case "sym":
-		j.opts.POR = false
-	default:
-		return nil, usagef("-reduce=%s: use none, por, sym or all", r)
+	if err := parseSearchOptions(c, &j.opts, &j.space); err != nil {
+		return nil, err
 	}
 	if s := c.String(memoryFlag.Name); s != "" {
 		b, err := parseSize(s)
@@ -157,11 +107,6 @@ func parseJob(c *cli.Context) (*job, error) {
 		}
 		j.opts.Memory = b
 	}
-	if w := c.Int(workersFlag.Name); w < 0 || w > 1024 {
-		return nil, usagef("-workers=%d: use 1 to 1024, or leave it out for one per CPU", w)
-	} else {
-		j.opts.Workers = w
-	}
 	switch s := c.String(searchFlag.Name); s {
 	case "bfs":
 	case "dfs":
@@ -169,10 +114,101 @@ func parseJob(c *cli.Context) (*job, error) {
 	default:
 		return nil, usagef("-search=%s: use bfs or dfs", s)
 	}
-	if j.opts.MaxStates < 0 || j.timeout < 0 {
+	if j.timeout < 0 {
 		return nil, usagef("-max-states and -timeout must not be negative")
 	}
 	return j, nil
+}
+
+// parseMachine reads -algo, and refuses positional arguments. verify and
+// bounds share it.
+func parseMachine(c *cli.Context) (spec.Machine, error) {
+	if c.Args().Len() > 0 {
+		return nil, usagef("unexpected argument %q: flags come as -name=value", c.Args().First())
+	}
+	name := c.String(algoFlag.Name)
+	if name == "" {
+		return nil, usagef("missing -algo: one of %s", strings.Join(protocols.Names(), ", "))
+	}
+	m, ok := lookupMachine(name)
+	if !ok {
+		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(protocols.Names(), ", "))
+	}
+	return m, nil
+}
+
+// lookupMachine finds a protocol by name: protocols.Lookup, which tests
+// replace to add machines of their own.
+var lookupMachine = protocols.Lookup
+
+// parseSpace reads -channels, -ids and -initiators for a ring of n: the
+// configurations to explore. verify and bounds share it.
+func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
+	space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
+	if s := c.String(channelsFlag.Name); s != "" {
+		ch, err := spec.ParseChannels(s)
+		if err != nil {
+			return space, usagef("-channels=%s: use fifo or bag", s)
+		}
+		space.Channels = ch
+	}
+	if s := c.String(idsFlag.Name); s != "" {
+		ids, err := parseList(s, "-ids")
+		if err != nil {
+			return space, err
+		}
+		if len(ids) != n {
+			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(ids), n)
+		}
+		for k, id := range ids {
+			if id < 1 || slices.Contains(ids[:k], id) {
+				return space, usagef("-ids=%s: ids must be distinct positive integers", s)
+			}
+			space.IDs = append(space.IDs, spec.ID(id))
+		}
+	}
+	if s := c.String(initiatorsFlag.Name); s == "all" {
+		space.Initiators = spec.All(n)
+	} else if s != "" {
+		ps, err := parseList(s, "-initiators")
+		if err != nil {
+			return space, err
+		}
+		for _, p := range ps {
+			if p < 0 || p >= n {
+				return space, usagef("-initiators=%s: %d is not a position; positions are 0 to %d", s, p, n-1)
+			}
+			space.Initiators = space.Initiators.With(p)
+		}
+	}
+	return space, nil
+}
+
+// parseSearchOptions reads -exact, -max-states, -reduce and -workers into
+// opts and space. verify and bounds share it.
+func parseSearchOptions(c *cli.Context, opts *explore.Options, space *explore.Space) error {
+	opts.Exact = c.Bool(exactFlag.Name)
+	opts.MaxStates = c.Int64(maxStatesFlag.Name)
+	switch r := c.String(reduceFlag.Name); r {
+	case "all":
+	case "none":
+		opts.POR, space.AllPlacements = false, true
+	case "por":
+		space.AllPlacements = true
+	case "sym":
+		opts.POR = false
+	default:
+		return usagef("-reduce=%s: use none, por, sym or all", r)
+	}
+	if w := c.Int(workersFlag.Name); w < 0 || w > 1024 {
+		return usagef("-workers=%d: use 1 to 1024, or leave it out for one per CPU", w)
+	} else {
+		opts.Workers = w
+	}
+	if opts.MaxStates < 0 || c.Duration(timeoutFlag.Name) < 0 {
+		return usagef("-max-states and -timeout must not be negative")
+	}
+	return nil
 }
 
 func parseList(s, flag string) ([]int, error) {

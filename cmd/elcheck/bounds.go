@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/elcheck/elcheck/bounds"
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
+	"github.com/urfave/cli/v2"
+)
+
+var (
+	rangeFlag        = &cli.StringFlag{Name: "n", Usage: fmt.Sprintf("ring sizes: a range like 3..7, or one size like 5 (1 to %d)", maxN)}
+	boundsFormatFlag = &cli.StringFlag{Name: "format", Value: "text", Usage: "text, json, csv or markdown"}
+	worstOutFlag     = &cli.StringFlag{Name: "worst-out", Usage: "write the execution with the most messages (one that exceeds the declared bound, if any does) to this JSON file for elcheck replay"}
+	plotFlag         = &cli.StringFlag{Name: "plot", Usage: "draw the measured messages against the declared bound over n in this SVG file"}
+)
+
+var boundsCommand = &cli.Command{
+	Name:      "bounds",
+	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
+	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
+	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
+		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag},
+	Action:       boundsAction,
+	OnUsageError: usageError,
+}
+
+// parseRange reads -n=3..7 or -n=5.
+func parseRange(s string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	if !isRange {
+		b = a
+	}
+	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, usagef("-n=%s: write a size like 5 or a range like 3..7", s)
+	case lo > hi:
+		return 0, 0, usagef("-n=%s is an empty range: write the smaller size first, e.g. -n=%d..%d", s, hi, lo)
+	case lo < 1 || hi > maxN:
+		return 0, 0, usagef("-n=%s is out of range: n must be between 1 and %d", s, maxN)
+	}
+	return lo, hi, nil
+}
+
+func boundsAction(c *cli.Context) error {
+	m, err := parseMachine(c)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet(rangeFlag.Name) {
+		return usagef("missing -n: a ring size like 5 or a range like 3..7, between 1 and %d", maxN)
+	}
+	lo, hi, err := parseRange(c.String(rangeFlag.Name))
+	if err != nil {
+		return err
+	}
+	if c.String(idsFlag.Name) != "" && lo != hi {
+		return usagef("-ids fixes one placement of n ids: give one size, e.g. -n=%d", lo)
+	}
+	format := c.String(boundsFormatFlag.Name)
+	switch format {
+	case "text", "json", "csv", "markdown":
+	default:
+		return usagef("-format=%s: use text, json, csv or markdown", format)
+	}
+	plot := c.String(plotFlag.Name)
+	if plot != "" && !strings.HasSuffix(strings.ToLower(plot), ".svg") {
+		return usagef("-plot=%s: the plot is an SVG file; name it FILE.svg", plot)
+	}
+	opts := bounds.DefaultCheck()
+	var template explore.Space
+	if err := parseSearchOptions(c, &opts, &template); err != nil {
+		return err
+	}
+	var spaces []explore.Space
+	for n := lo; n <= hi; n++ {
+		sp, err := parseSpace(c, m.Info(), n)
+		if err != nil {
+			return err
+		}
+		sp.AllPlacements = template.AllPlacements
+		spaces = append(spaces, sp)
+	}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if d := c.Duration(timeoutFlag.Name); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	if isTerminal(c.App.ErrWriter) {
+		opts.Progress = progressPrinter(c.App.ErrWriter)
+	}
+	t := bounds.Run(ctx, m, spaces, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+	}
+
+	// The notes that follow the text report (or go to stderr for the
+	// other formats).
+	var notes bytes.Buffer
+	worstOut := c.String(worstOutFlag.Name)
+	if w := t.Worst(); w != nil {
+		exceeded := w.Bound != nil && w.Bound.Status == bounds.Exceeded
+		what := fmt.Sprintf("the execution with the most messages (n=%d, %d messages, configuration %s)", w.N, w.Stats[0].Max, w.Worst.Config)
+		if exceeded {
+			what = fmt.Sprintf("the execution that exceeds the declared bound (n=%d, %d > %d messages, configuration %s)", w.N, w.Bound.Max, w.Bound.Bound, w.Worst.Config)
+		}
+		switch {
+		case worstOut == "" && exceeded:
+			fmt.Fprintf(&notes, "to save %s for elcheck replay, add -worst-out=FILE\n", what)
+		case worstOut == "":
+		case (t.Incomplete != "" || t.Violated() != nil) && !exceeded:
+			fmt.Fprintf(&notes, "-worst-out: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n")
+			worstOut = ""
+		default:
+			trace, err := counterexamples.Rebuild(m, w.Worst)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("internal error: the worst execution does not replay: %v", err), exitViolated)
+			}
+			if err := trace.WriteFile(worstOut); err != nil {
+				return cli.Exit(fmt.Sprintf("writing the worst execution: %v", err), exitUsage)
+			}
+			fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
+		}
+	} else if worstOut != "" {
+		fmt.Fprintf(&notes, "-worst-out: nothing written: no configuration was measured\n")
+		worstOut = ""
+	}
+	if plot != "" {
+		var svg bytes.Buffer
+		t.WriteSVG(&svg)
+		if err := os.WriteFile(plot, svg.Bytes(), 0o644); err != nil {
+			return cli.Exit(fmt.Sprintf("writing the plot: %v", err), exitUsage)
+		}
+		fmt.Fprintf(&notes, "plot written to %s\n", plot)
+	}
+
+	out := c.App.Writer
+	switch format {
+	case "json":
+		t.WriteJSON(out, worstOut)
+		c.App.ErrWriter.Write(notes.Bytes())
+	case "csv":
+		t.WriteCSV(out)
+		c.App.ErrWriter.Write(notes.Bytes())
+	case "markdown":
+		t.WriteMarkdown(out)
+		c.App.ErrWriter.Write(notes.Bytes())
+	default:
+		t.WriteText(out, notes.String())
+	}
+	switch v := t.Verdict(); {
+	case strings.HasPrefix(v, "EXCEEDED"), strings.HasPrefix(v, "VIOLATED"):
+		return cli.Exit("", exitViolated)
+	case strings.HasPrefix(v, "INCOMPLETE"):
+		return cli.Exit("", exitIncomplete)
+	}
+	return nil
+}
