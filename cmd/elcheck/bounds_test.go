@@ -42,18 +42,7 @@ func TestBoundsBadInput(t *testing.T) {
 		{"argument", []string{"bounds", "-algo=cr", "-n=3", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := elcheck(tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
-				t.Errorf("stderr is not one line: %q", stderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -72,14 +61,7 @@ func TestBoundsExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, out, stderr := elcheck(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d\n%s%s", code, tt.code, out, stderr)
-			}
-			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.last) {
-				t.Errorf("last line %q, want %q", last, tt.last)
-			}
+			out := expectExit(t, tt.args, tt.code, tt.last)
 			// The ring cut short claims nothing.
 			if tt.code == exitIncomplete && (strings.Contains(out, "WITHIN") || strings.Contains(out, "24: within")) {
 				t.Errorf("an incomplete run claims a bound holds:\n%s", out)

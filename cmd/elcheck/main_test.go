@@ -53,19 +53,39 @@ func TestBadInput(t *testing.T) {
 		{"replay missing file", []string{"replay", "/nonexistent/trace.json"}, "no such file"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := elcheck(tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if !strings.Contains(stderr, tt.want) {
-				t.Errorf("stderr %q does not say %q", stderr, tt.want)
-			}
-			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || strings.Contains(stderr, "goroutine") {
-				t.Errorf("stderr is not one line: %q", stderr)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectUsageError(t, tt.args, tt.want) })
 	}
+}
+
+// expectUsageError runs elcheck and wants exit 2 with one line on stderr
+// that says want.
+func expectUsageError(t *testing.T, args []string, want string) {
+	t.Helper()
+	code, _, stderr := elcheck(args...)
+	if code != exitUsage {
+		t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say %q", stderr, want)
+	}
+	if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || strings.Contains(stderr, "goroutine") {
+		t.Errorf("stderr is not one line: %q", stderr)
+	}
+}
+
+// expectExit runs elcheck and wants exit code code and a last line of
+// output that starts with last; it returns the output.
+func expectExit(t *testing.T, args []string, code int, last string) string {
+	t.Helper()
+	got, out, stderr := elcheck(args...)
+	if got != code {
+		t.Errorf("exit code %d, want %d\n%s%s", got, code, out, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if l := lines[len(lines)-1]; !strings.HasPrefix(l, last) {
+		t.Errorf("last line %q, want %q", l, last)
+	}
+	return out
 }
 
 func TestVerifyExitCodes(t *testing.T) {
@@ -81,14 +101,7 @@ func TestVerifyExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, out, stderr := elcheck(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d\n%s%s", code, tt.code, out, stderr)
-			}
-			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.last) {
-				t.Errorf("last line %q, want %q", last, tt.last)
-			}
+			out := expectExit(t, tt.args, tt.code, tt.last)
 			if tt.code == exitIncomplete && strings.Contains(out, "VERIFIED") {
 				t.Errorf("an incomplete run printed VERIFIED:\n%s", out)
 			}
