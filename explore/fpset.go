@@ -16,26 +16,47 @@ func (f *fpSet) reset() {
 	f.n = 0
 }
 
-// put inserts fp with index v unless fp is there; it returns the index
-// stored for fp and whether fp was already present (TLC's FPSet.put).
-func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
-	if fp == 0 {
-		fp = 1 // 0 marks empty slots; merging it with 1 costs 2^-64
-	}
-	if 4*(f.n+1) > 3*len(f.keys) {
-		f.grow()
-	}
+// slot returns where fp is, or the empty slot where it would go. The
+// table must not be empty.
+func (f *fpSet) slot(fp uint64) (uint64, bool) {
 	mask := uint64(len(f.keys) - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
 		switch f.keys[i] {
 		case fp:
-			return f.vals[i], true
+			return i, true
 		case 0:
-			f.keys[i], f.vals[i] = fp, v
-			f.n++
-			return v, false
+			return i, false
 		}
 	}
+}
+
+// key maps fingerprint 0, the empty marker, to 1: merging the two costs a
+// 2^-64 chance of a missed state.
+func key(fp uint64) uint64 { return max(fp, 1) }
+
+// put inserts fp with index v unless fp is there; it returns the index
+// stored for fp and whether fp was already present (TLC's FPSet.put).
+func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
+	fp = key(fp)
+	if 4*(f.n+1) > 3*len(f.keys) {
+		f.grow()
+	}
+	i, found := f.slot(fp)
+	if found {
+		return f.vals[i], true
+	}
+	f.keys[i], f.vals[i] = fp, v
+	f.n++
+	return v, false
+}
+
+// get returns the index stored for fp, if any.
+func (f *fpSet) get(fp uint64) (int32, bool) {
+	if len(f.keys) == 0 {
+		return 0, false
+	}
+	i, found := f.slot(key(fp))
+	return f.vals[i], found
 }
 
 func (f *fpSet) grow() {
@@ -45,25 +66,6 @@ func (f *fpSet) grow() {
 	for i, k := range keys {
 		if k != 0 {
 			f.put(k, vals[i])
-		}
-	}
-}
-
-// get returns the index stored for fp, if any.
-func (f *fpSet) get(fp uint64) (int32, bool) {
-	if fp == 0 {
-		fp = 1
-	}
-	if len(f.keys) == 0 {
-		return 0, false
-	}
-	mask := uint64(len(f.keys) - 1)
-	for i := fp & mask; ; i = (i + 1) & mask {
-		switch f.keys[i] {
-		case fp:
-			return f.vals[i], true
-		case 0:
-			return 0, false
 		}
 	}
 }
