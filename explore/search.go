@@ -60,8 +60,7 @@ type searcher struct {
 	parent []int32
 	act    []Action
 	depth  []int32
-	off    []uint32 // encodings: arena[off[i]:off[i+1]]
-	arena  []byte
+	arena  arena // encodings
 
 	seenFP fpSet
 	seenEx map[string]int32
@@ -79,6 +78,7 @@ type searcher struct {
 	acts     []Action
 	expand   []Action
 	probe    []byte
+	enc      []byte // the encoding of the state being added
 	cand     []Action
 	decs     []spec.Decision
 	checker  *invariants.Checker
@@ -95,9 +95,9 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
-	x.parent, x.act, x.depth, x.off = x.parent[:0], x.act[:0], x.depth[:0], x.off[:0]
-	x.arena, x.edges, x.weights = x.arena[:0], x.edges[:0], x.weights[:0]
-	x.off = append(x.off, 0)
+	x.parent, x.act, x.depth = x.parent[:0], x.act[:0], x.depth[:0]
+	x.edges, x.weights = x.edges[:0], x.weights[:0]
+	x.arena.reset()
 	if x.opts.Exact {
 		x.seenEx = make(map[string]int32)
 	} else {
@@ -107,31 +107,25 @@ func (x *searcher) reset(sy *System) {
 }
 
 func (x *searcher) state(i int32) State {
-	return DecodeState(x.arena[x.off[i]:x.off[i+1]], x.sy.N(), len(x.sy.Config.Topology.Edges))
+	return DecodeState(x.arena.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
 }
 
-func (x *searcher) encoding(i int32) []byte { return x.arena[x.off[i]:x.off[i+1]] }
+func (x *searcher) encoding(i int32) []byte { return x.arena.get(i) }
 
 // add records s (reached from parent by a) unless it was seen; it returns
 // the state's index and whether it is new.
 func (x *searcher) add(s *State, parent int32, a Action, depth int32) (int32, bool) {
-	start := len(x.arena)
-	x.arena = s.Encode(x.arena)
-	enc := x.arena[start:]
+	x.enc = s.Encode(x.enc[:0])
 	next := int32(len(x.parent))
 	if x.opts.Exact {
-		if i, ok := x.seenEx[string(enc)]; ok {
-			x.arena = x.arena[:start]
+		if i, ok := x.seenEx[string(x.enc)]; ok {
 			return i, false
 		}
-		x.seenEx[string(enc)] = next
-	} else {
-		if i, ok := x.seenFP.put(fingerprint(enc), next); ok {
-			x.arena = x.arena[:start]
-			return i, false
-		}
+		x.seenEx[string(x.enc)] = next
+	} else if i, ok := x.seenFP.put(fingerprint(x.enc), next); ok {
+		return i, false
 	}
-	x.off = append(x.off, uint32(len(x.arena)))
+	x.arena.add(x.enc)
 	x.parent = append(x.parent, parent)
 	x.act = append(x.act, a)
 	x.depth = append(x.depth, depth)
@@ -409,8 +403,8 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 // configuration holds: encodings, per-state records, the visited set and
 // the graph.
 func (x *searcher) memBytes() int64 {
-	const perState = 4 + 4 + 4 + 48 // parent, depth, offset, action
-	return int64(len(x.arena)) + int64(len(x.parent))*perState + int64(len(x.seenFP.keys))*12 +
+	const perState = 4 + 4 + 48 // parent, depth, action
+	return x.arena.bytes() + int64(len(x.parent))*perState + int64(len(x.seenFP.keys))*12 +
 		int64(len(x.edges))*12 + int64(len(x.weights))*8 + int64(len(x.seenEx))*64
 }
 
@@ -421,7 +415,7 @@ func (x *searcher) search(sy *System) configResult {
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its
 		// share.
-		x.arena, x.parent, x.act, x.depth, x.off, x.edges, x.weights = nil, nil, nil, nil, nil, nil, nil
+		x.arena, x.parent, x.act, x.depth, x.edges, x.weights = arena{}, nil, nil, nil, nil, nil
 		x.seenFP, x.seenEx = fpSet{}, nil
 		r = x.runCached(sy)
 	}
