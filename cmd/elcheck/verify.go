@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,6 +107,10 @@ func parseJob(c *cli.Context) (*job, error) {
 			return nil, usagef("-memory=%s: %v; write a size like 512MB or 2GiB", s, err)
 		}
 		j.opts.Memory = b
+		// Let the collector work harder rather than let garbage push the
+		// process past the budget (GOGC=400 in main would otherwise allow
+		// four times the live heap).
+		debug.SetMemoryLimit(b + 64<<20)
 	}
 	switch s := c.String(searchFlag.Name); s {
 	case "bfs":
