@@ -400,7 +400,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 		if len(batch) == 0 {
 			break
 		}
-		done, states := res.ConfigsDone, res.States
+		done, states, depth := res.ConfigsDone, res.States, res.MaxDepth
 		var wg sync.WaitGroup
 		var cursor atomic.Int64
 		for w := range min(workers, len(batch)) {
@@ -418,7 +418,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 						x.progress = func(s int64, d int) {
 							progressMu.Lock()
 							defer progressMu.Unlock()
-							opts.Progress(Progress{States: states + s, Depth: d, ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+							opts.Progress(Progress{States: states + s, Depth: max(depth, d), ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
 						}
 					}
 					// A reduced search may reach a violation by a longer

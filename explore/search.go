@@ -247,7 +247,7 @@ func (x *searcher) run(sy *System) configResult {
 				return r
 			}
 			if x.progress != nil {
-				x.progress(r.states, int(x.depth[i]))
+				x.progress(r.states, max(r.maxDepth, int(x.depth[i])))
 			}
 		}
 		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
