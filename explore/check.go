@@ -337,22 +337,23 @@ type outcome struct {
 	err error      // the comparison stopped early
 }
 
-// better reports whether violation a, found in configuration ka, is to be
-// reported rather than b, found in kb: shorter traces first, then earlier
-// configurations; a violation without a trace (comparison-only) after any
-// with one.
+// better reports whether violation a is to be reported rather than b.
 func better(a *Violation, b *Violation) bool {
-	if b == nil {
-		return true
+	return b == nil || Precedes(len(a.Trace), a.ConfigIndex, len(b.Trace), b.ConfigIndex)
+}
+
+// Precedes is the order in which counterexamples are preferred, given
+// their trace lengths and configuration indices: shorter traces first, then
+// earlier configurations; a violation without a trace (comparison-only)
+// after any with one. `elcheck merge` applies the same rule across shards.
+func Precedes(lenA, configA, lenB, configB int) bool {
+	if (lenA == 0) != (lenB == 0) {
+		return lenA != 0
 	}
-	la, lb := len(a.Trace), len(b.Trace)
-	if (la == 0) != (lb == 0) {
-		return la != 0
+	if lenA != lenB {
+		return lenA < lenB
 	}
-	if la != lb {
-		return la < lb
-	}
-	return a.ConfigIndex < b.ConfigIndex
+	return configA < configB
 }
 
 // Check explores every configuration of space for m and checks every

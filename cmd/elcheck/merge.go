@@ -230,13 +230,7 @@ func better(a, b *jsonCounterexample, search string) bool {
 	if search == explore.DFS.String() {
 		return a.ConfigIndex < b.ConfigIndex
 	}
-	if (a.Length == 0) != (b.Length == 0) {
-		return a.Length != 0
-	}
-	if a.Length != b.Length {
-		return a.Length < b.Length
-	}
-	return a.ConfigIndex < b.ConfigIndex
+	return explore.Precedes(a.Length, a.ConfigIndex, b.Length, b.ConfigIndex)
 }
 
 // setViolation makes s's counterexample the merged one, re-executing it to
