@@ -28,14 +28,15 @@ func TestAmpleConditions(t *testing.T) {
 			for cfg := range (Space{N: 3, Topology: spec.UniRing, Channels: ch}).Configs() {
 				budget := int64(1 << 40)
 				x := newSearcher(context.Background(), Options{Exact: true}, &budget)
+				x.keepStates = true
 				x.run(NewSystem(m, cfg)) // unreduced: every state, with its depth
-				for i := range int32(len(x.parent)) {
+				for i := range x.states() {
 					s := x.state(i)
 					acts := x.sy.Enabled(&s, nil)
-					d := x.depth[i]
+					d := x.depth.at(i)
 					closes := func(enc []byte) bool {
 						j, seen := x.lookup(enc)
-						return seen && x.depth[j] <= d
+						return seen && x.depth.at(j) <= d
 					}
 					// What the conditions rule out, to show the test meets it.
 					for _, a := range acts {

@@ -1,13 +1,13 @@
 package explore
 
-// arena stores the encodings of a configuration's states back to back in
-// chunks: growing it never copies what it holds (one slice would be copied
-// whole at every doubling, a large share of the explorer's time), and its
-// chunks are reused from one configuration to the next.
+// arena stores the encodings of states back to back in chunks: growing it
+// never copies what it holds (one slice would be copied whole at every
+// doubling, a large share of the explorer's time), and its chunks are
+// reused.
 type arena struct {
 	chunks [][]byte
 	cur    int    // the chunk being filled
-	spans  []span // spans[i] is where state i's encoding is
+	spans  []span // spans[i] is where the i-th encoding is
 }
 
 type span struct{ chunk, off, n uint32 }
@@ -22,7 +22,7 @@ func (a *arena) reset() {
 	a.spans = a.spans[:0]
 }
 
-// add stores a copy of b as the next state's encoding.
+// add stores a copy of b as the next encoding.
 func (a *arena) add(b []byte) {
 	if len(a.chunks) == 0 || len(a.chunks[a.cur])+len(b) > cap(a.chunks[a.cur]) {
 		if len(a.chunks) > 0 {
@@ -37,7 +37,7 @@ func (a *arena) add(b []byte) {
 	a.chunks[a.cur] = append(c, b...)
 }
 
-// get returns state i's encoding.
+// get returns the i-th encoding.
 func (a *arena) get(i int32) []byte {
 	s := a.spans[i]
 	return a.chunks[s.chunk][s.off : s.off+s.n : s.off+s.n]
@@ -45,9 +45,55 @@ func (a *arena) get(i int32) []byte {
 
 // bytes is what the stored encodings take, with their index.
 func (a *arena) bytes() int64 {
-	n := int64(len(a.spans)) * 12
-	for _, c := range a.chunks[:min(a.cur+1, len(a.chunks))] {
-		n += int64(len(c))
+	n := int64(cap(a.spans)) * 12
+	for _, c := range a.chunks {
+		n += int64(cap(c))
 	}
 	return n
 }
+
+// window keeps the encodings a search still needs. Depth-first search
+// needs every state's (keepAll). Breadth-first search needs only those of
+// states not yet expanded: it expands states in the order it finds them,
+// so the encodings live in two generations, the one being expanded (old)
+// and the one being found (young), and the old one is dropped when
+// expansion reaches the young one. Traces are rebuilt from the initial
+// state by replaying recorded action numbers, not from stored states.
+type window struct {
+	keepAll          bool
+	old, young       arena
+	oldBase, youngAt int32 // index of the first state in old, in young
+}
+
+func (w *window) reset(keepAll bool) {
+	w.keepAll = keepAll
+	w.old.reset()
+	w.young.reset()
+	w.oldBase, w.youngAt = 0, 0
+}
+
+// add stores the encoding of the next state.
+func (w *window) add(b []byte) { w.young.add(b) }
+
+// get returns state i's encoding, which must still be kept.
+func (w *window) get(i int32) []byte {
+	if i >= w.youngAt {
+		return w.young.get(i - w.youngAt)
+	}
+	return w.old.get(i - w.oldBase)
+}
+
+// expanding tells the window that breadth-first search expands state i:
+// every state before it is done with.
+func (w *window) expanding(i int32) {
+	if w.keepAll || i < w.youngAt {
+		return
+	}
+	w.old.reset()
+	w.old, w.young = w.young, w.old
+	w.oldBase = w.youngAt
+	w.youngAt += int32(len(w.old.spans))
+}
+
+// bytes is what the kept encodings take.
+func (w *window) bytes() int64 { return w.old.bytes() + w.young.bytes() }

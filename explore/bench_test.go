@@ -8,6 +8,7 @@ import (
 
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
 )
 
 // BenchmarkCheck runs the full sweep `elcheck verify` runs (all
@@ -36,6 +37,42 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportMetric(float64(res.States), "states")
 			b.ReportMetric(float64(res.States)/perRun, "states/s")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(res.States), "alloc-B/state")
+		})
+	}
+}
+
+// spinIDs is the id placement bench/compare.sh gives SPIN's DKR example
+// (leader0.pml mirrored): position i holds n - ((n+2-i) mod n).
+func spinIDs(n int) []spec.ID {
+	ids := make([]spec.ID, n)
+	for i := range ids {
+		ids[i] = spec.ID(n - (n+2-i)%n)
+	}
+	return ids
+}
+
+// BenchmarkConfig explores one large configuration unreduced, on one
+// worker, with the self-checks `elcheck verify -skip-comparison-only` runs:
+// the engine-to-engine comparison with SPIN (docs/spin.md) and the
+// throughput per core beside BenchmarkVisitedSetInsert.
+func BenchmarkConfig(b *testing.B) {
+	for _, n := range []int{10, 12} {
+		b.Run(fmt.Sprintf("dkr/n=%d", n), func(b *testing.B) {
+			m, _ := protocols.Lookup("dkr")
+			space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels,
+				IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
+			opts := explore.DefaultOptions()
+			opts.POR, opts.ComparisonOnly, opts.Workers = false, false, 1
+			var res *explore.Result
+			for b.Loop() {
+				res = explore.Check(context.Background(), m, space, opts)
+			}
+			if res.Verdict() != "VERIFIED" {
+				b.Fatalf("dkr n=%d: %s", n, res.Verdict())
+			}
+			perRun := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(res.States), "states")
+			b.ReportMetric(float64(res.States)/perRun, "states/s")
 		})
 	}
 }

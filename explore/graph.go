@@ -11,44 +11,33 @@ import (
 // configuration: termination (no cycle) and the fewest and most messages
 // over complete executions, against the declared bound.
 func (x *searcher) analyse(r *configResult) {
-	n := len(x.parent)
+	n := x.states()
 	indeg := make([]int32, n)
-	first := make([]int32, n+1) // CSR of successors
-	for _, e := range x.edges {
-		indeg[e.to]++
-		first[e.from+1]++
-	}
-	for i := range n {
-		first[i+1] += first[i]
-	}
-	succ := make([]int32, len(x.edges)) // edge indices, grouped by source
-	fill := slices.Clone(first[:n])
-	for k, e := range x.edges {
-		succ[fill[e.from]] = int32(k)
-		fill[e.from]++
+	for k := range int32(x.eto.len()) {
+		indeg[x.eto.at(k)]++
 	}
 	// Kahn's algorithm: a topological order exists iff there is no cycle.
 	order := make([]int32, 0, n)
 	for i := range n {
 		if indeg[i] == 0 {
-			order = append(order, int32(i))
+			order = append(order, i)
 		}
 	}
 	for k := 0; k < len(order); k++ {
 		v := order[k]
-		for _, ei := range succ[first[v]:first[v+1]] {
-			w := x.edges[ei].to
+		for ei := x.estart.at(v); ei < x.eend.at(v); ei++ {
+			w := x.eto.at(ei)
 			if indeg[w]--; indeg[w] == 0 {
 				order = append(order, w)
 			}
 		}
 	}
-	if len(order) < n {
-		r.violation = x.lasso(indeg, first, succ)
+	if len(order) < int(n) {
+		r.violation = x.lasso(indeg)
 		return
 	}
-	sent := func(ei int32) int64 { return int64(x.edges[ei].sent) }
-	lo, hi, worst, via := x.pathRange(order, first, succ, sent)
+	indeg = nil
+	lo, hi, worst, via := x.pathRange(order, x.sent)
 	r.minMsg, r.maxMsg = int(lo), int(hi)
 	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
 		r.violation = x.violation(invariants.MessageBound,
@@ -61,10 +50,10 @@ func (x *searcher) analyse(r *configResult) {
 	}
 	c := &ConfigCosts{Min: make([]int64, len(x.opts.Costs)), Max: make([]int64, len(x.opts.Costs))}
 	for k := range x.opts.Costs {
-		w := func(ei int32) int64 { return x.weights[int(ei)*len(x.opts.Costs)+k] }
+		w := func(ei int32) int64 { return x.weights.at(ei*int32(len(x.opts.Costs)) + int32(k)) }
 		var kworst int32
 		var kvia []int32
-		c.Min[k], c.Max[k], kworst, kvia = x.pathRange(order, first, succ, w)
+		c.Min[k], c.Max[k], kworst, kvia = x.pathRange(order, w)
 		if k == 0 {
 			c.Worst = x.pathActions(x.pathTo(kworst, kvia))
 			for i := range c.Worst {
@@ -73,16 +62,7 @@ func (x *searcher) analyse(r *configResult) {
 		}
 	}
 	if x.opts.Time {
-		c.MinTime = -1
-		for v := range int32(n) {
-			if first[v] == first[v+1] {
-				t := int64(slices.Max(x.state(v).Clocks))
-				if c.MinTime < 0 || t < c.MinTime {
-					c.MinTime = t
-				}
-				c.MaxTime = max(c.MaxTime, t)
-			}
-		}
+		c.MinTime, c.MaxTime = r.minTime, r.maxTime
 	}
 	r.costs = c
 }
@@ -91,7 +71,7 @@ func (x *searcher) analyse(r *configResult) {
 // the initial state to a terminal state, a terminal state reached by a
 // heaviest path, and the edge by which a heaviest path enters each state.
 // order is a topological order of the (acyclic) graph.
-func (x *searcher) pathRange(order, first, succ []int32, weight func(ei int32) int64) (minW, maxW int64, worst int32, via []int32) {
+func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, maxW int64, worst int32, via []int32) {
 	n := len(order)
 	lo, hi := make([]int64, n), make([]int64, n)
 	via = make([]int32, n)
@@ -103,19 +83,19 @@ func (x *searcher) pathRange(order, first, succ []int32, weight func(ei int32) i
 		if lo[v] < 0 {
 			continue
 		}
-		for _, ei := range succ[first[v]:first[v+1]] {
-			e, w := x.edges[ei], weight(ei)
-			if l := lo[v] + w; lo[e.to] < 0 || l < lo[e.to] {
-				lo[e.to] = l
+		for ei := x.estart.at(v); ei < x.eend.at(v); ei++ {
+			to, w := x.eto.at(ei), weight(ei)
+			if l := lo[v] + w; lo[to] < 0 || l < lo[to] {
+				lo[to] = l
 			}
-			if h := hi[v] + w; via[e.to] < 0 || h > hi[e.to] {
-				hi[e.to], via[e.to] = h, ei
+			if h := hi[v] + w; via[to] < 0 || h > hi[to] {
+				hi[to], via[to] = h, v
 			}
 		}
 	}
 	minW, worst = -1, -1
 	for v := range int32(n) {
-		if first[v] != first[v+1] {
+		if x.estart.at(v) != x.eend.at(v) {
 			continue // not terminal
 		}
 		if minW < 0 || lo[v] < minW {
@@ -128,10 +108,11 @@ func (x *searcher) pathRange(order, first, succ []int32, weight func(ei int32) i
 	return minW, hi[worst], worst, via
 }
 
-// pathTo follows via back from state v to the initial state.
+// pathTo follows via (the predecessor on a heaviest path) back from state
+// v to the initial state.
 func (x *searcher) pathTo(v int32, via []int32) []int32 {
 	var path []int32
-	for ; v != 0; v = x.edges[via[v]].from {
+	for ; v != 0; v = via[v] {
 		path = append(path, v)
 	}
 	path = append(path, 0)
@@ -143,10 +124,11 @@ func (x *searcher) pathTo(v int32, via []int32) []int32 {
 // shortest path to the earliest-found state on a cycle, then a shortest
 // cycle through it. indeg is what Kahn's algorithm left: states with a
 // positive count lie on or after a cycle.
-func (x *searcher) lasso(indeg []int32, first, succ []int32) *Violation {
+func (x *searcher) lasso(indeg []int32) *Violation {
 	n := len(indeg)
 	in := make([]bool, n)
 	outdeg := make([]int32, n)
+	preds := make([][]int32, n)
 	for v := range n {
 		in[v] = indeg[v] > 0
 	}
@@ -154,19 +136,14 @@ func (x *searcher) lasso(indeg []int32, first, succ []int32) *Violation {
 		if !in[v] {
 			continue
 		}
-		for _, ei := range succ[first[v]:first[v+1]] {
-			if in[x.edges[ei].to] {
+		for ei := x.estart.at(int32(v)); ei < x.eend.at(int32(v)); ei++ {
+			if w := x.eto.at(ei); in[w] {
 				outdeg[v]++
+				preds[w] = append(preds[w], int32(v))
 			}
 		}
 	}
 	// Trim states that lead to no cycle: what remains lies between cycles.
-	preds := make([][]int32, n)
-	for _, e := range x.edges {
-		if in[e.from] && in[e.to] {
-			preds[e.to] = append(preds[e.to], e.from)
-		}
-	}
 	var q []int32
 	for v := range n {
 		if in[v] && outdeg[v] == 0 {
@@ -195,8 +172,8 @@ func (x *searcher) lasso(indeg []int32, first, succ []int32) *Violation {
 		for len(q) > 0 {
 			u := q[0]
 			q = q[1:]
-			for _, ei := range succ[first[u]:first[u+1]] {
-				w := x.edges[ei].to
+			for ei := x.estart.at(u); ei < x.eend.at(u); ei++ {
+				w := x.eto.at(ei)
 				if !in[w] {
 					continue
 				}
@@ -224,16 +201,20 @@ func (x *searcher) lasso(indeg []int32, first, succ []int32) *Violation {
 	return x.violation(invariants.Termination, "the reachable graph has a cycle", nil)
 }
 
-// pathActions returns the actions that lead along a path of states.
+// pathActions returns the actions that lead along a path of states,
+// replaying it from the initial state: each step is the enabled action
+// whose successor is the next state on the path.
 func (x *searcher) pathActions(path []int32) []Action {
-	var acts []Action
+	acts, s := x.replay(path[0])
+	acts = acts[:0]
 	for k := 0; k+1 < len(path); k++ {
-		s := x.state(path[k])
-		want := x.encoding(path[k+1])
 		for _, a := range x.sy.Enabled(&s, nil) {
 			t, _, err := x.sy.Apply(&s, a)
-			if err == nil && string(t.Encode(nil)) == string(want) {
-				acts = append(acts, a)
+			if err != nil {
+				continue
+			}
+			if j, ok := x.lookup(t.Encode(nil)); ok && j == path[k+1] {
+				acts, s = append(acts, a), t
 				break
 			}
 		}

@@ -30,18 +30,12 @@ func (s Search) String() string {
 	return "bfs"
 }
 
-// edge is one transition of the reachable graph, with the number of
-// messages its step sent.
-type edge struct {
-	from, to int32
-	sent     int32
-}
-
 // configResult is what the search of one configuration found.
 type configResult struct {
 	states, transitions, terminals int64
 	maxDepth                       int
 	minMsg, maxMsg                 int
+	minTime, maxTime               int64    // over terminal states, with Options.Time
 	elected                        spec.Set // positions that win in some terminal state
 	finals                         uint64   // a digest of the set of terminal states
 	uniformChecked                 int64
@@ -56,11 +50,20 @@ type searcher struct {
 	sy   *System
 	opts Options // a copy: compareRelabelled changes it
 
-	// Per discovered state, by index in discovery order.
-	parent []int32
-	act    []Action
-	depth  []int32
-	arena  arena // encodings
+	// Per discovered state, by index in discovery order: the state it was
+	// first reached from, the number of that action in the parent's
+	// System.Enabled list (traces are rebuilt by replaying these), its
+	// depth, and where its outgoing edges are (estart[i] to eend[i]).
+	parent, act, depth, estart, eend pages[int32]
+	// Per edge of the reachable graph: its target and the number of
+	// messages its step sent (saturating; the rest in sentBig).
+	eto     pages[int32]
+	esent   pages[uint8]
+	sentBig map[int32]int32
+	kept    window // encodings of the states still to expand
+	// keepStates keeps every state's encoding in breadth-first search too
+	// (tests that walk the whole graph afterwards).
+	keepStates bool
 
 	seenFP fpSet
 	seenEx map[string]int32
@@ -69,11 +72,11 @@ type searcher struct {
 	memLimit int64
 	cache    *ristretto.Cache[uint64, memo]
 	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
-	weights []int64
-	sc      scratch
-	cur     State          // the state being expanded
-	msgs    []spec.Message // its channels' storage
-	edges   []edge
+	weights  pages[int64]
+	weightsN int
+	sc       scratch
+	cur      State          // the state being expanded
+	msgs     []spec.Message // its channels' storage
 
 	acts     []Action
 	expand   []Action
@@ -95,9 +98,13 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
-	x.parent, x.act, x.depth = x.parent[:0], x.act[:0], x.depth[:0]
-	x.edges, x.weights = x.edges[:0], x.weights[:0]
-	x.arena.reset()
+	for _, p := range []*pages[int32]{&x.parent, &x.act, &x.depth, &x.estart, &x.eend, &x.eto} {
+		p.reset()
+	}
+	x.esent.reset()
+	x.weights.reset()
+	clear(x.sentBig)
+	x.kept.reset(x.opts.Search == DFS || x.keepStates)
 	if x.opts.Exact {
 		x.seenEx = make(map[string]int32)
 	} else {
@@ -106,17 +113,19 @@ func (x *searcher) reset(sy *System) {
 	x.checker = invariants.NewChecker(sy.Info, sy.Config)
 }
 
+// state decodes state i, whose encoding must still be kept.
 func (x *searcher) state(i int32) State {
-	return DecodeState(x.arena.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
+	return DecodeState(x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
 }
 
-func (x *searcher) encoding(i int32) []byte { return x.arena.get(i) }
+// states is the number of states found.
+func (x *searcher) states() int32 { return int32(x.parent.len()) }
 
-// add records s (reached from parent by a) unless it was seen; it returns
-// the state's index and whether it is new.
-func (x *searcher) add(s *State, parent int32, a Action, depth int32) (int32, bool) {
+// add records s (reached from parent by its k-th enabled action) unless it
+// was seen; it returns the state's index and whether it is new.
+func (x *searcher) add(s *State, parent int32, k int, depth int32) (int32, bool) {
 	x.enc = s.Encode(x.enc[:0])
-	next := int32(len(x.parent))
+	next := x.states()
 	if x.opts.Exact {
 		if i, ok := x.seenEx[string(x.enc)]; ok {
 			return i, false
@@ -125,21 +134,63 @@ func (x *searcher) add(s *State, parent int32, a Action, depth int32) (int32, bo
 	} else if i, ok := x.seenFP.put(fingerprint(x.enc), next); ok {
 		return i, false
 	}
-	x.arena.add(x.enc)
-	x.parent = append(x.parent, parent)
-	x.act = append(x.act, a)
-	x.depth = append(x.depth, depth)
+	x.kept.add(x.enc)
+	x.parent.push(parent)
+	x.act.push(int32(k))
+	x.depth.push(depth)
+	x.estart.push(0)
+	x.eend.push(0)
 	return next, true
+}
+
+// addEdge records an edge from the state being expanded to state to, whose
+// step sent sent messages.
+func (x *searcher) addEdge(to int32, sent int) {
+	k := int32(x.eto.len())
+	x.eto.push(to)
+	if sent >= 255 {
+		if x.sentBig == nil {
+			x.sentBig = map[int32]int32{}
+		}
+		x.sentBig[k] = int32(sent)
+		sent = 255
+	}
+	x.esent.push(uint8(sent))
+}
+
+// sent is the number of messages edge k's step sent.
+func (x *searcher) sent(k int32) int64 {
+	if s := x.esent.at(k); s < 255 {
+		return int64(s)
+	}
+	return int64(x.sentBig[k])
 }
 
 // trace returns the actions from the initial state to state i.
 func (x *searcher) trace(i int32) []Action {
-	var t []Action
-	for ; x.parent[i] >= 0; i = x.parent[i] {
-		t = append(t, x.act[i])
-	}
-	slices.Reverse(t)
+	t, _ := x.replay(i)
 	return t
+}
+
+// replay rebuilds the actions from the initial state to state i, and state
+// i itself, from the recorded parents and action numbers.
+func (x *searcher) replay(i int32) ([]Action, State) {
+	var ks []int32
+	for ; x.parent.at(i) >= 0; i = x.parent.at(i) {
+		ks = append(ks, x.act.at(i))
+	}
+	slices.Reverse(ks)
+	s := x.sy.Initial()
+	t := make([]Action, 0, len(ks))
+	for _, k := range ks {
+		a := x.sy.Enabled(&s, nil)[k]
+		next, _, err := x.sy.Apply(&s, a)
+		if err != nil {
+			panic("explore: a recorded step failed on replay: " + err.Error())
+		}
+		t, s = append(t, a), next
+	}
+	return t, s
 }
 
 // check runs the state properties on a newly found state.
@@ -152,7 +203,14 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 	x.acts = x.sy.Enabled(s, x.acts[:0])
 	if len(x.acts) == 0 {
 		r.terminals++
-		r.finals += mix(fingerprint(x.encoding(i)))
+		r.finals += mix(fingerprint(x.kept.get(i)))
+		if s.Clocks != nil {
+			t := int64(slices.Max(s.Clocks))
+			if r.minTime < 0 || t < r.minTime {
+				r.minTime = t
+			}
+			r.maxTime = max(r.maxTime, t)
+		}
 		if v := x.checker.AtEnd(view); v != nil {
 			return x.violation(v.Property, v.Detail, x.trace(i))
 		}
@@ -219,9 +277,9 @@ func (x *searcher) successorPrints(s *State, p *spec.Perm) []uint64 {
 // the state budget or the context stops it.
 func (x *searcher) run(sy *System) configResult {
 	x.reset(sy)
-	r := configResult{minMsg: -1}
+	r := configResult{minMsg: -1, minTime: -1}
 	init := sy.Initial()
-	x.add(&init, -1, Action{}, 0)
+	x.add(&init, -1, 0, 0)
 	r.states = 1
 	if v := x.check(0, &init, &r); v != nil {
 		r.violation = v
@@ -236,10 +294,11 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			i, stack = stack[len(stack)-1], stack[:len(stack)-1]
 		} else {
-			if int(next) == len(x.parent) {
+			if next == x.states() {
 				break
 			}
 			i, next = next, next+1
+			x.kept.expanding(i)
 		}
 		if i&1023 == 0 {
 			if err := x.ctx.Err(); err != nil {
@@ -247,15 +306,15 @@ func (x *searcher) run(sy *System) configResult {
 				return r
 			}
 			if x.progress != nil {
-				x.progress(r.states, max(r.maxDepth, int(x.depth[i])))
+				x.progress(r.states, max(r.maxDepth, int(x.depth.at(i))))
 			}
 		}
 		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
 			r.stopped = errMemory
 			return r
 		}
-		d := x.depth[i]
-		x.msgs = decodeInto(&x.cur, x.msgs, x.encoding(i), sy.N(), len(sy.Config.Topology.Edges))
+		d := x.depth.at(i)
+		x.msgs = decodeInto(&x.cur, x.msgs, x.kept.get(i), sy.N(), len(sy.Config.Topology.Edges))
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
@@ -263,10 +322,16 @@ func (x *searcher) run(sy *System) configResult {
 		if x.reduce && len(acts) > 1 {
 			acts = x.ample(s, acts, func(enc []byte) bool {
 				j, seen := x.lookup(enc)
-				return seen && x.depth[j] <= d
+				return seen && x.depth.at(j) <= d
 			})
 		}
-		for _, a := range acts {
+		x.estart.set(i, int32(x.eto.len()))
+		x.eend.set(i, int32(x.eto.len()))
+		for ai, a := range acts {
+			k := ai // a's number in the enabled list, which traces replay
+			if len(acts) != len(x.expand) {
+				k = slices.Index(x.expand, a)
+			}
 			t, sends, err := sy.applyInto(s, a, &x.sc)
 			x.steps++
 			if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
@@ -282,10 +347,11 @@ func (x *searcher) run(sy *System) configResult {
 				for _, snd := range sends {
 					w += c.Of(snd.Msg)
 				}
-				x.weights = append(x.weights, w)
+				x.weights.push(w)
 			}
-			j, fresh := x.add(&t, i, a, d+1)
-			x.edges = append(x.edges, edge{i, j, int32(len(sends))})
+			j, fresh := x.add(&t, i, k, d+1)
+			x.addEdge(j, len(sends))
+			x.eend.set(i, int32(x.eto.len()))
 			if !fresh {
 				continue
 			}
@@ -403,9 +469,9 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 // configuration holds: encodings, per-state records, the visited set and
 // the graph.
 func (x *searcher) memBytes() int64 {
-	const perState = 4 + 4 + 48 // parent, depth, action
-	return x.arena.bytes() + int64(len(x.parent))*perState + int64(len(x.seenFP.keys))*12 +
-		int64(len(x.edges))*12 + int64(len(x.weights))*8 + int64(len(x.seenEx))*64
+	const perState = 5 * 4 // parent, action, depth, edge range
+	return x.kept.bytes() + int64(x.states())*perState + int64(len(x.seenFP.keys))*12 +
+		int64(x.eto.len())*5 + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
 }
 
 // search explores one configuration breadth- or depth-first, and again
@@ -415,7 +481,12 @@ func (x *searcher) search(sy *System) configResult {
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its
 		// share.
-		x.arena, x.parent, x.act, x.depth, x.edges, x.weights = arena{}, nil, nil, nil, nil, nil
+		for _, p := range []*pages[int32]{&x.parent, &x.act, &x.depth, &x.estart, &x.eend, &x.eto} {
+			p.free()
+		}
+		x.esent.free()
+		x.weights.free()
+		x.kept = window{}
 		x.seenFP, x.seenEx = fpSet{}, nil
 		r = x.runCached(sy)
 	}

@@ -1,0 +1,45 @@
+package explore
+
+// pages is an append-only array kept in fixed-size pages: growing it never
+// copies what it holds (doubling one slice copies it whole, and at its peak
+// holds it twice), and its pages are reused from one configuration to the
+// next. The per-state and per-edge records of a search live in pages.
+type pages[T any] struct {
+	p [][]T
+	n int
+}
+
+const (
+	pageBits = 14
+	pageMask = 1<<pageBits - 1
+)
+
+// reset empties the array, keeping its pages.
+func (p *pages[T]) reset() { p.n = 0 }
+
+// len is the number of elements.
+func (p *pages[T]) len() int { return p.n }
+
+// push appends v.
+func (p *pages[T]) push(v T) {
+	if p.n>>pageBits == len(p.p) {
+		p.p = append(p.p, make([]T, 1<<pageBits))
+	}
+	p.p[p.n>>pageBits][p.n&pageMask] = v
+	p.n++
+}
+
+// at returns element i.
+func (p *pages[T]) at(i int32) T { return p.p[i>>pageBits][i&pageMask] }
+
+// set replaces element i.
+func (p *pages[T]) set(i int32, v T) { p.p[i>>pageBits][i&pageMask] = v }
+
+// pagesBytes is what the pages of an array of elemSize-byte elements
+// hold in use.
+func (p *pages[T]) bytes(elemSize int64) int64 {
+	return int64((p.n+pageMask)>>pageBits) << pageBits * elemSize
+}
+
+// free gives the pages back to the collector.
+func (p *pages[T]) free() { *p = pages[T]{} }
