@@ -72,24 +72,30 @@ type searcher struct {
 	memLimit int64
 	cache    *ristretto.Cache[uint64, memo]
 	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
-	weights  pages[int64]
-	weightsN int
-	sc       scratch
-	cur      State          // the state being expanded
-	msgs     []spec.Message // its channels' storage
+	weights pages[int64]
+	memo    stepMemo
+	sc      scratch
+	cur     State          // the state being expanded
+	msgs    []spec.Message // its channels' storage
 
-	acts     []Action
-	expand   []Action
-	probe    []byte
-	enc      []byte // the encoding of the state being added
-	cand     []Action
-	decs     []spec.Decision
-	checker  *invariants.Checker
-	steps    int64 // transitions taken, for the spaced purity check
-	budget   *int64
-	reduce   bool // partial-order reduction (see ample)
-	ctx      context.Context
-	progress func(states int64, depth int)
+	acts   []Action
+	expand []Action
+	// The uniformity check's own storage.
+	ucur, urot, uperm State
+	umsgs             []spec.Message
+	uacts             []Action
+	usc               scratch
+	uprints           [2][]uint64
+	probe             []byte
+	enc               []byte // the encoding of the state being added
+	cand              []Action
+	decs              []spec.Decision
+	checker           *invariants.Checker
+	steps             int64 // transitions taken, for the spaced purity check
+	budget            *int64
+	reduce            bool // partial-order reduction (see ample)
+	ctx               context.Context
+	progress          func(states int64, depth int)
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
@@ -223,10 +229,11 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && len(x.acts) > 0 {
 		r.uniformChecked++
 		// s may be scratch storage that the check's own steps would reuse.
-		if s := x.state(i); !x.uniform(&s) {
+		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
+		if s := &x.ucur; !x.uniform(s) {
 			// An impure step breaks the symmetry too; blame the real cause.
-			for _, a := range x.sy.Enabled(&s, nil) {
-				if err := x.sy.CheckPurity(&s, a); err != nil {
+			for _, a := range x.sy.Enabled(s, nil) {
+				if err := x.sy.CheckPurity(s, a); err != nil {
 					return x.violation(err.Property, err.Detail, append(x.trace(i), a))
 				}
 			}
@@ -244,33 +251,35 @@ func (x *searcher) violation(prop, detail string, t []Action) *Violation {
 // successors of s, for every symmetry of the topology.
 func (x *searcher) uniform(s *State) bool {
 	for _, p := range x.sy.Config.Topology.Symmetries {
-		a := x.successorPrints(s, &p)
-		r := x.sy.Permute(s, p)
-		b := x.successorPrints(&r, nil)
-		if !slices.Equal(a, b) {
+		x.uprints[0] = x.successorPrints(x.uprints[0][:0], s, &p)
+		x.sy.permuteInto(&x.urot, s, p)
+		x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
+		if !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
 	}
 	return true
 }
 
-// successorPrints returns the sorted fingerprints of the successors of s,
-// each permuted by p if p is not nil.
-func (x *searcher) successorPrints(s *State, p *spec.Perm) []uint64 {
-	var prints []uint64
-	for _, a := range x.sy.Enabled(s, nil) {
-		t, _, err := x.sy.Apply(s, a)
+// successorPrints appends to dst the fingerprints of the successors of s,
+// each permuted by p if p is not nil, and sorts them.
+func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint64 {
+	x.uacts = x.sy.Enabled(s, x.uacts[:0])
+	for _, a := range x.uacts {
+		t, _, err := x.sy.applyInto(s, a, &x.usc)
 		if err != nil {
-			prints = append(prints, 0)
+			dst = append(dst, 0)
 			continue
 		}
 		if p != nil {
-			t = x.sy.Permute(&t, *p)
+			x.sy.permuteInto(&x.uperm, &t, *p)
+			t = x.uperm
 		}
-		prints = append(prints, fingerprint(t.Encode(nil)))
+		x.probe = t.Encode(x.probe[:0])
+		dst = append(dst, fingerprint(x.probe))
 	}
-	slices.Sort(prints)
-	return prints
+	slices.Sort(dst)
+	return dst
 }
 
 // run explores the configuration of sy completely, or until a violation,
@@ -462,6 +471,7 @@ func (x *searcher) lookup(enc []byte) (int32, bool) {
 func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	sy := NewSystem(m, cfg)
 	sy.Clocks = x.opts.Time
+	sy.memo = &x.memo
 	return sy
 }
 

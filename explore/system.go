@@ -21,6 +21,9 @@ type System struct {
 	out     spec.Outbox
 	// Clocks makes states carry causal clocks (State.Clocks).
 	Clocks bool
+	// memo, if set, remembers steps (shared by the systems a searcher
+	// builds for one protocol).
+	memo *stepMemo
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -108,10 +111,28 @@ func (sy *System) Event(a Action) spec.Event {
 	return spec.Event{Kind: spec.Deliver, Port: sy.Config.Topology.Edges[a.Edge].To.Port, Msg: m}
 }
 
-// step runs the protocol step of a, appending the new local state to dst
+// step runs the protocol step of a, or looks it up in the memo, appending
+// the new local state to dst and turning a panic into a StepError. The
+// sends are valid until the next step.
+func (sy *System) step(dst, local []byte, a Action) ([]byte, []spec.Send, *StepError) {
+	if sy.memo == nil {
+		return sy.run(dst, local, a)
+	}
+	key := sy.memo.keyOf(local, sy.Event(a))
+	if next, sends, ok := sy.memo.get(dst, key); ok {
+		return next, sends, nil
+	}
+	next, sends, err := sy.run(dst, local, a)
+	if err == nil {
+		sy.memo.put(key, next[len(dst):], sends)
+	}
+	return next, sends, err
+}
+
+// run runs the protocol step of a, appending the new local state to dst
 // and turning a panic into a StepError. The sends are valid until the
 // next step.
-func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
+func (sy *System) run(dst, local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &StepError{invariants.StepPanicked, fmt.Sprintf("%s panicked: %v", sy.describe(a), r)}
@@ -235,7 +256,7 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 // map order is not a function of its input.
 func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	local := slices.Clone(s.Locals[a.Proc])
-	n1, s1, err := sy.step(nil, local, a)
+	n1, s1, err := sy.run(nil, local, a)
 	if err != nil {
 		return err
 	}
@@ -243,7 +264,7 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	if !bytes.Equal(local, s.Locals[a.Proc]) {
 		return &StepError{invariants.StepPurity, sy.describe(a) + " modified its input state"}
 	}
-	n2, s2, err := sy.step(nil, local, a)
+	n2, s2, err := sy.run(nil, local, a)
 	if err != nil {
 		return err
 	}
@@ -266,7 +287,18 @@ func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
 // pending wake-up move to p.Node[i], and the channel from (i, port) moves
 // to the channel from (p.Node[i], p.Port[i][port]).
 func (sy *System) Permute(s *State, p spec.Perm) State {
-	t := State{Locals: make([][]byte, len(s.Locals)), Chans: make([][]spec.Message, len(s.Chans))}
+	var t State
+	sy.permuteInto(&t, s, p)
+	return t
+}
+
+// permuteInto is Permute writing into t, reusing its slices; t shares
+// local states and channel contents with s.
+func (sy *System) permuteInto(t *State, s *State, p spec.Perm) {
+	t.Locals = slices.Grow(t.Locals[:0], len(s.Locals))[:len(s.Locals)]
+	t.Chans = slices.Grow(t.Chans[:0], len(s.Chans))[:len(s.Chans)]
+	t.Wake = 0
+	t.Clocks = nil
 	if s.Clocks != nil {
 		t.Clocks = make([]int32, len(s.Clocks))
 	}
@@ -282,5 +314,4 @@ func (sy *System) Permute(s *State, p spec.Perm) State {
 	for e, ed := range sy.Config.Topology.Edges {
 		t.Chans[sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]] = s.Chans[e]
 	}
-	return t
 }
