@@ -74,6 +74,8 @@ type searcher struct {
 	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
 	weights pages[int64]
 	memo    stepMemo
+	lay     layout // of the state being expanded
+	outs    []int  // the channels a step sends on
 	sc      scratch
 	cur     State          // the state being expanded
 	msgs    []spec.Message // its channels' storage
@@ -131,16 +133,21 @@ func (x *searcher) states() int32 { return int32(x.parent.len()) }
 // was seen; it returns the state's index and whether it is new.
 func (x *searcher) add(s *State, parent int32, k int, depth int32) (int32, bool) {
 	x.enc = s.Encode(x.enc[:0])
+	return x.addEncoded(x.enc, parent, k, depth)
+}
+
+// addEncoded is add given the state's encoding.
+func (x *searcher) addEncoded(enc []byte, parent int32, k int, depth int32) (int32, bool) {
 	next := x.states()
 	if x.opts.Exact {
-		if i, ok := x.seenEx[string(x.enc)]; ok {
+		if i, ok := x.seenEx[string(enc)]; ok {
 			return i, false
 		}
-		x.seenEx[string(x.enc)] = next
-	} else if i, ok := x.seenFP.put(fingerprint(x.enc), next); ok {
+		x.seenEx[string(enc)] = next
+	} else if i, ok := x.seenFP.put(fingerprint(enc), next); ok {
 		return i, false
 	}
-	x.kept.add(x.enc)
+	x.kept.add(enc)
 	x.parent.push(parent)
 	x.act.push(int32(k))
 	x.depth.push(depth)
@@ -229,7 +236,7 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && len(x.acts) > 0 {
 		r.uniformChecked++
 		// s may be scratch storage that the check's own steps would reuse.
-		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
+		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
 		if s := &x.ucur; !x.uniform(s) {
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
@@ -323,7 +330,10 @@ func (x *searcher) run(sy *System) configResult {
 			return r
 		}
 		d := x.depth.at(i)
-		x.msgs = decodeInto(&x.cur, x.msgs, x.kept.get(i), sy.N(), len(sy.Config.Topology.Edges))
+		penc := x.kept.get(i)
+		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
+		// Successors' encodings are spliced from penc where they can be.
+		splice := sy.Config.Channels == spec.FIFO && !sy.Clocks
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
@@ -358,7 +368,20 @@ func (x *searcher) run(sy *System) configResult {
 				}
 				x.weights.push(w)
 			}
-			j, fresh := x.add(&t, i, k, d+1)
+			if splice {
+				x.outs = x.outs[:0]
+				for _, snd := range sends {
+					x.outs = append(x.outs, sy.outEdge[a.Proc][snd.Port])
+				}
+				in := a.Edge
+				if a.Kind == spec.Wake {
+					in = -1
+				}
+				x.enc = encodeSuccessor(x.enc[:0], penc, &x.lay, &t, s.Chans, a.Proc, in, x.outs)
+			} else {
+				x.enc = t.Encode(x.enc[:0])
+			}
+			j, fresh := x.addEncoded(x.enc, i, k, d+1)
 			x.addEdge(j, len(sends))
 			x.eend.set(i, int32(x.eto.len()))
 			if !fresh {

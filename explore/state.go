@@ -60,28 +60,62 @@ func (s *State) Encode(dst []byte) []byte {
 // Local states alias b.
 func DecodeState(b []byte, n, k int) State {
 	var s State
-	decodeInto(&s, nil, b, n, k)
+	decodeInto(&s, nil, b, n, k, nil)
 	return s
 }
 
+// layout is where the parts of a state's encoding are, for building a
+// successor's encoding by copying the parts a step does not change:
+// at[0] is the wake set, at[1+i] process i's local state, at[1+n+e]
+// channel e (its count, then its messages), at[1+n+k] the clocks or the
+// end; head[e] is where channel e's second message starts.
+type layout struct {
+	at, head []int32
+}
+
 // decodeInto decodes b into s, reusing s's slices and msgs (which holds
-// every channel's messages back to back); it returns msgs for reuse.
-func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int) []spec.Message {
+// every channel's messages back to back); it returns msgs for reuse. If
+// lay is not nil it records the layout of b.
+func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) []spec.Message {
 	d := spec.NewDecoder(b)
+	pos := func() int32 { return int32(len(b) - len(d.Rest())) }
+	if lay != nil {
+		lay.at = append(lay.at[:0], 0)
+		lay.head = lay.head[:0]
+	}
 	s.Wake = spec.Set(d.Uint())
 	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
 	s.Chans = slices.Grow(s.Chans[:0], k)[:k]
 	for i := range n {
+		if lay != nil {
+			lay.at = append(lay.at, pos())
+		}
 		s.Locals[i] = d.Raw()
 	}
 	msgs = msgs[:0]
-	counts := make([]int, 0, 16)
+	var buf [64]int
+	counts := buf[:0]
+	if k > len(buf) {
+		counts = make([]int, 0, k)
+	}
 	for range k {
+		if lay != nil {
+			lay.at = append(lay.at, pos())
+		}
 		c := int(d.Uint())
 		counts = append(counts, c)
-		for range c {
+		for j := range c {
 			msgs = append(msgs, d.Message())
+			if lay != nil && j == 0 {
+				lay.head = append(lay.head, pos())
+			}
 		}
+		if lay != nil && c == 0 {
+			lay.head = append(lay.head, pos())
+		}
+	}
+	if lay != nil {
+		lay.at = append(lay.at, pos())
 	}
 	s.Clocks = s.Clocks[:0]
 	if len(d.Rest()) > 0 { // clocks follow when time is measured
@@ -151,3 +185,56 @@ func mix(x uint64) uint64 {
 	x ^= x >> 31
 	return x
 }
+
+// encodeSuccessor appends to dst the encoding of t, the successor of the
+// state whose encoding is p (laid out as lay) by a step of process proc
+// that delivered from channel in (or woke up, in < 0) and changed the
+// channels out: the parts the step did not change are copied from p. It
+// gives the bytes Encode gives, on FIFO channels without clocks; chans is
+// the parent's channels.
+func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Message, proc, in int, out []int) []byte {
+	n := len(t.Locals)
+	cur := int32(0) // p is copied up to here
+	part := func(c int) {
+		dst = append(dst, p[lay.at[cur]:lay.at[c]]...)
+		cur = int32(c) + 1
+	}
+	if in < 0 {
+		part(0)
+		dst = binary.AppendUvarint(dst, uint64(t.Wake))
+	}
+	part(1 + proc)
+	dst = binary.AppendUvarint(dst, uint64(len(t.Locals[proc])))
+	dst = append(dst, t.Locals[proc]...)
+	// The changed channels, in order: in and out, sorted, without repeats.
+	var buf [8]int
+	changed := buf[:0]
+	if in >= 0 {
+		changed = append(changed, in)
+	}
+	for _, e := range out {
+		if !slices.Contains(changed, e) {
+			changed = append(changed, e)
+		}
+	}
+	slices.Sort(changed)
+	for _, e := range changed {
+		c := 1 + n + e
+		part(c)
+		old, now := len(chans[e]), len(t.Chans[e])
+		dst = binary.AppendUvarint(dst, uint64(now))
+		from := lay.at[c] + int32(uvarintLen(uint64(old)))
+		kept := old
+		if e == in {
+			from, kept = lay.head[e], old-1
+		}
+		dst = append(dst, p[from:lay.at[c+1]]...)
+		for _, m := range t.Chans[e][kept:] {
+			dst = spec.AppendMessage(dst, m)
+		}
+	}
+	return append(dst, p[lay.at[cur]:]...)
+}
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }

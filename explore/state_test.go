@@ -1,0 +1,66 @@
+package explore
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// TestEncodeSuccessor checks that splicing a successor's encoding from its
+// parent's gives exactly the bytes of encoding it whole, on every
+// transition of every protocol's reachable graphs for n <= 4 (FIFO, where
+// the search splices), so fingerprints and digests do not depend on which
+// way a state was encoded.
+func TestEncodeSuccessor(t *testing.T) {
+	for _, m := range protocols.All() {
+		if m.Info().Channels != spec.FIFO {
+			continue
+		}
+		transitions := 0
+		for n := 1; n <= 4; n++ {
+			for cfg := range (Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}).Configs() {
+				sy := NewSystem(m, cfg)
+				k := len(cfg.Topology.Edges)
+				init := sy.Initial()
+				queue := [][]byte{init.Encode(nil)}
+				seen := map[string]bool{string(queue[0]): true}
+				var s State
+				var lay layout
+				for len(queue) > 0 {
+					p := queue[0]
+					queue = queue[1:]
+					decodeInto(&s, nil, p, n, k, &lay)
+					for _, a := range sy.Enabled(&s, nil) {
+						next, sends, err := sy.Apply(&s, a)
+						if err != nil {
+							continue
+						}
+						var outs []int
+						for _, snd := range sends {
+							outs = append(outs, sy.outEdge[a.Proc][snd.Port])
+						}
+						in := a.Edge
+						if a.Kind == spec.Wake {
+							in = -1
+						}
+						got := encodeSuccessor(nil, p, &lay, &next, s.Chans, a.Proc, in, outs)
+						want := next.Encode(nil)
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%s %v: after %+v: spliced %x, encoded %x", m.Info().Name, cfg, a, got, want)
+						}
+						transitions++
+						if !seen[string(want)] {
+							seen[string(want)] = true
+							queue = append(queue, want)
+						}
+					}
+				}
+			}
+		}
+		if transitions == 0 {
+			t.Errorf("%s: no transition checked", m.Info().Name)
+		}
+	}
+}
