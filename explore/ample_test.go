@@ -33,10 +33,10 @@ func TestAmpleConditions(t *testing.T) {
 				for i := range x.states() {
 					s := x.state(i)
 					acts := x.sy.Enabled(&s, nil)
-					d := x.depth.at(i)
+					d := x.depthOf(i)
 					closes := func(enc []byte) bool {
 						j, seen := x.lookup(enc)
-						return seen && x.depth.at(j) <= d
+						return seen && x.depthOf(j) <= d
 					}
 					// What the conditions rule out, to show the test meets it.
 					for _, a := range acts {

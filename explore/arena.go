@@ -97,3 +97,19 @@ func (w *window) expanding(i int32) {
 
 // bytes is what the kept encodings take.
 func (w *window) bytes() int64 { return w.old.bytes() + w.young.bytes() }
+
+// trim empties the window and gives back all but a chunk of each arena:
+// a large configuration's frontier is not kept for the analyses after the
+// search, nor for the next configuration.
+func (w *window) trim() {
+	for _, a := range []*arena{&w.old, &w.young} {
+		a.reset()
+		if len(a.chunks) > 1 {
+			a.chunks = a.chunks[:1]
+		}
+		if cap(a.spans) > 1<<16 {
+			a.spans = nil
+		}
+	}
+	w.oldBase, w.youngAt = 0, 0
+}

@@ -25,7 +25,8 @@ func (x *searcher) analyse(r *configResult) {
 	}
 	for k := 0; k < len(order); k++ {
 		v := order[k]
-		for ei := x.estart.at(v); ei < x.eend.at(v); ei++ {
+		lo, hi := x.edgesOf(v)
+		for ei := lo; ei < hi; ei++ {
 			w := x.eto.at(ei)
 			if indeg[w]--; indeg[w] == 0 {
 				order = append(order, w)
@@ -83,7 +84,8 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 		if lo[v] < 0 {
 			continue
 		}
-		for ei := x.estart.at(v); ei < x.eend.at(v); ei++ {
+		first, end := x.edgesOf(v)
+		for ei := first; ei < end; ei++ {
 			to, w := x.eto.at(ei), weight(ei)
 			if l := lo[v] + w; lo[to] < 0 || l < lo[to] {
 				lo[to] = l
@@ -95,7 +97,7 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 	}
 	minW, worst = -1, -1
 	for v := range int32(n) {
-		if x.estart.at(v) != x.eend.at(v) {
+		if first, end := x.edgesOf(v); first != end {
 			continue // not terminal
 		}
 		if minW < 0 || lo[v] < minW {
@@ -136,7 +138,8 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		if !in[v] {
 			continue
 		}
-		for ei := x.estart.at(int32(v)); ei < x.eend.at(int32(v)); ei++ {
+		first, end := x.edgesOf(int32(v))
+		for ei := first; ei < end; ei++ {
 			if w := x.eto.at(ei); in[w] {
 				outdeg[v]++
 				preds[w] = append(preds[w], int32(v))
@@ -172,7 +175,8 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		for len(q) > 0 {
 			u := q[0]
 			q = q[1:]
-			for ei := x.estart.at(u); ei < x.eend.at(u); ei++ {
+			first, end := x.edgesOf(u)
+			for ei := first; ei < end; ei++ {
 				w := x.eto.at(ei)
 				if !in[w] {
 					continue

@@ -54,7 +54,16 @@ type searcher struct {
 	// first reached from, the number of that action in the parent's
 	// System.Enabled list (traces are rebuilt by replaying these), its
 	// depth, and where its outgoing edges are (estart[i] to eend[i]).
-	parent, act, depth, estart, eend pages[int32]
+	parent, estart pages[int32]
+	act            pages[uint16]
+	actBig         map[int32]int32 // action numbers of 65535 and more
+	// Breadth-first search expands states in the order it finds them, so
+	// a state's depth follows from where each level starts (levels), and
+	// its edges end where the next state's start. Depth-first search
+	// records both (depth, eend).
+	bfs         bool
+	levels      []int32
+	depth, eend pages[int32]
 	// Per edge of the reachable graph: its target and the number of
 	// messages its step sent (saturating; the rest in sentBig).
 	eto     pages[int32]
@@ -106,9 +115,13 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
-	for _, p := range []*pages[int32]{&x.parent, &x.act, &x.depth, &x.estart, &x.eend, &x.eto} {
+	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.eto} {
 		p.reset()
 	}
+	x.act.reset()
+	clear(x.actBig)
+	x.bfs = x.opts.Search == BFS
+	x.levels = x.levels[:0]
 	x.esent.reset()
 	x.weights.reset()
 	clear(x.sentBig)
@@ -149,11 +162,54 @@ func (x *searcher) addEncoded(enc []byte, parent int32, k int, depth int32) (int
 	}
 	x.kept.add(enc)
 	x.parent.push(parent)
-	x.act.push(int32(k))
-	x.depth.push(depth)
+	if k >= 65535 {
+		if x.actBig == nil {
+			x.actBig = map[int32]int32{}
+		}
+		x.actBig[next] = int32(k)
+		k = 65535
+	}
+	x.act.push(uint16(k))
 	x.estart.push(0)
-	x.eend.push(0)
+	if x.bfs {
+		if int(depth) == len(x.levels) {
+			x.levels = append(x.levels, next)
+		}
+	} else {
+		x.depth.push(depth)
+		x.eend.push(0)
+	}
 	return next, true
+}
+
+// actionOf is the number, in its parent's enabled list, of the action
+// that first reached state i.
+func (x *searcher) actionOf(i int32) int32 {
+	if k := x.act.at(i); k < 65535 {
+		return int32(k)
+	}
+	return x.actBig[i]
+}
+
+// depthOf is the depth at which state i was found.
+func (x *searcher) depthOf(i int32) int32 {
+	if !x.bfs {
+		return x.depth.at(i)
+	}
+	d, _ := slices.BinarySearch(x.levels, i+1)
+	return int32(d) - 1
+}
+
+// edgesOf returns the range of state i's outgoing edges; i must have been
+// expanded.
+func (x *searcher) edgesOf(i int32) (int32, int32) {
+	switch {
+	case !x.bfs:
+		return x.estart.at(i), x.eend.at(i)
+	case i+1 < x.states():
+		return x.estart.at(i), x.estart.at(i + 1)
+	}
+	return x.estart.at(i), int32(x.eto.len())
 }
 
 // addEdge records an edge from the state being expanded to state to, whose
@@ -190,7 +246,7 @@ func (x *searcher) trace(i int32) []Action {
 func (x *searcher) replay(i int32) ([]Action, State) {
 	var ks []int32
 	for ; x.parent.at(i) >= 0; i = x.parent.at(i) {
-		ks = append(ks, x.act.at(i))
+		ks = append(ks, x.actionOf(i))
 	}
 	slices.Reverse(ks)
 	s := x.sy.Initial()
@@ -322,14 +378,14 @@ func (x *searcher) run(sy *System) configResult {
 				return r
 			}
 			if x.progress != nil {
-				x.progress(r.states, max(r.maxDepth, int(x.depth.at(i))))
+				x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
 			}
 		}
 		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
 			r.stopped = errMemory
 			return r
 		}
-		d := x.depth.at(i)
+		d := x.depthOf(i)
 		penc := x.kept.get(i)
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
 		// Successors' encodings are spliced from penc where they can be.
@@ -341,11 +397,13 @@ func (x *searcher) run(sy *System) configResult {
 		if x.reduce && len(acts) > 1 {
 			acts = x.ample(s, acts, func(enc []byte) bool {
 				j, seen := x.lookup(enc)
-				return seen && x.depth.at(j) <= d
+				return seen && x.depthOf(j) <= d
 			})
 		}
 		x.estart.set(i, int32(x.eto.len()))
-		x.eend.set(i, int32(x.eto.len()))
+		if !x.bfs {
+			x.eend.set(i, int32(x.eto.len()))
+		}
 		for ai, a := range acts {
 			k := ai // a's number in the enabled list, which traces replay
 			if len(acts) != len(x.expand) {
@@ -383,7 +441,9 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			j, fresh := x.addEncoded(x.enc, i, k, d+1)
 			x.addEdge(j, len(sends))
-			x.eend.set(i, int32(x.eto.len()))
+			if !x.bfs {
+				x.eend.set(i, int32(x.eto.len()))
+			}
 			if !fresh {
 				continue
 			}
@@ -401,6 +461,9 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			stack = append(stack, j)
 		}
+	}
+	if !x.keepStates {
+		x.kept.trim()
 	}
 	x.analyse(&r)
 	return r
@@ -502,7 +565,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 // configuration holds: encodings, per-state records, the visited set and
 // the graph.
 func (x *searcher) memBytes() int64 {
-	const perState = 5 * 4 // parent, action, depth, edge range
+	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
 	return x.kept.bytes() + int64(x.states())*perState + int64(len(x.seenFP.keys))*12 +
 		int64(x.eto.len())*5 + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
 }
@@ -514,9 +577,10 @@ func (x *searcher) search(sy *System) configResult {
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its
 		// share.
-		for _, p := range []*pages[int32]{&x.parent, &x.act, &x.depth, &x.estart, &x.eend, &x.eto} {
+		for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.eto} {
 			p.free()
 		}
+		x.act.free()
 		x.esent.free()
 		x.weights.free()
 		x.kept = window{}
