@@ -52,27 +52,29 @@ func spinIDs(n int) []spec.ID {
 }
 
 // BenchmarkConfig explores one large configuration unreduced, on one
-// worker, with the self-checks `elcheck verify -skip-comparison-only` runs:
+// worker and on two, with the self-checks `elcheck verify -skip-comparison-only` runs:
 // the engine-to-engine comparison with SPIN (docs/spin.md) and the
 // throughput per core beside BenchmarkVisitedSetInsert.
 func BenchmarkConfig(b *testing.B) {
 	for _, n := range []int{10, 12} {
-		b.Run(fmt.Sprintf("dkr/n=%d", n), func(b *testing.B) {
-			m, _ := protocols.Lookup("dkr")
-			space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels,
-				IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
-			opts := explore.DefaultOptions()
-			opts.POR, opts.ComparisonOnly, opts.Workers = false, false, 1
-			var res *explore.Result
-			for b.Loop() {
-				res = explore.Check(context.Background(), m, space, opts)
-			}
-			if res.Verdict() != "VERIFIED" {
-				b.Fatalf("dkr n=%d: %s", n, res.Verdict())
-			}
-			perRun := b.Elapsed().Seconds() / float64(b.N)
-			b.ReportMetric(float64(res.States), "states")
-			b.ReportMetric(float64(res.States)/perRun, "states/s")
-		})
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("dkr/n=%d/workers=%d", n, workers), func(b *testing.B) {
+				m, _ := protocols.Lookup("dkr")
+				space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels,
+					IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
+				opts := explore.DefaultOptions()
+				opts.POR, opts.ComparisonOnly, opts.Workers = false, false, workers
+				var res *explore.Result
+				for b.Loop() {
+					res = explore.Check(context.Background(), m, space, opts)
+				}
+				if res.Verdict() != "VERIFIED" {
+					b.Fatalf("dkr n=%d: %s", n, res.Verdict())
+				}
+				perRun := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(float64(res.States), "states")
+				b.ReportMetric(float64(res.States)/perRun, "states/s")
+			})
+		}
 	}
 }

@@ -66,6 +66,10 @@ type Options struct {
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.
 	Progress func(Progress)
+
+	// par and chunk, for tests: every configuration's breadth-first
+	// search expands with par workers, chunk states at a time.
+	par, chunk int
 }
 
 // DefaultOptions returns the options `elcheck verify` uses.
@@ -383,6 +387,20 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 		}
 		defer searchers[w].close()
 	}
+	// Fewer configurations than workers: the first searcher gets them all
+	// and expands its states in parallel (parallel.go).
+	if res.Configs < workers && workers > 1 {
+		searchers = searchers[:1]
+		searchers[0].par = workers
+		if opts.Memory > 0 {
+			searchers[0].memLimit = opts.Memory
+		}
+	}
+	if opts.par > 0 {
+		for _, x := range searchers {
+			x.par = opts.par
+		}
+	}
 	var progressMu sync.Mutex
 	var uniformChecked int64
 	var stopped error
@@ -404,7 +422,7 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 		done, states, depth := res.ConfigsDone, res.States, res.MaxDepth
 		var wg sync.WaitGroup
 		var cursor atomic.Int64
-		for w := range min(workers, len(batch)) {
+		for w := range min(len(searchers), len(batch)) {
 			wg.Add(1)
 			go func(x *searcher, budget *int64) {
 				defer wg.Done()

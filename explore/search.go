@@ -83,11 +83,18 @@ type searcher struct {
 	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
 	weights pages[int64]
 	memo    stepMemo
-	lay     layout // of the state being expanded
-	outs    []int  // the channels a step sends on
-	sc      scratch
-	cur     State          // the state being expanded
-	msgs    []spec.Message // its channels' storage
+	// par is the number of workers expanding this searcher's
+	// configurations (parallel.go); exps and ring are their storage.
+	par   int
+	exps  []*expander
+	ring  []*expansion
+	tcur  State
+	tmsgs []spec.Message
+	lay   layout // of the state being expanded
+	outs  []int  // the channels a step sends on
+	sc    scratch
+	cur   State          // the state being expanded
+	msgs  []spec.Message // its channels' storage
 
 	acts   []Action
 	expand []Action
@@ -151,13 +158,23 @@ func (x *searcher) add(s *State, parent int32, k int, depth int32) (int32, bool)
 
 // addEncoded is add given the state's encoding.
 func (x *searcher) addEncoded(enc []byte, parent int32, k int, depth int32) (int32, bool) {
+	fp := uint64(0)
+	if !x.opts.Exact {
+		fp = fingerprint(enc)
+	}
+	return x.addFingerprinted(enc, fp, parent, k, depth)
+}
+
+// addFingerprinted is add given the state's encoding and its fingerprint
+// (unused with Options.Exact).
+func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, depth int32) (int32, bool) {
 	next := x.states()
 	if x.opts.Exact {
 		if i, ok := x.seenEx[string(enc)]; ok {
 			return i, false
 		}
 		x.seenEx[string(enc)] = next
-	} else if i, ok := x.seenFP.put(fingerprint(enc), next); ok {
+	} else if i, ok := x.seenFP.put(fp, next); ok {
 		return i, false
 	}
 	x.kept.add(enc)
@@ -357,6 +374,14 @@ func (x *searcher) run(sy *System) configResult {
 		r.violation = v
 		return r
 	}
+	if x.par > 1 && x.bfs && !x.reduce && len(x.opts.Costs) == 0 && !sy.Clocks {
+		if x.runParallel(sy, &r) {
+			return r
+		}
+		x.kept.trim()
+		x.analyse(&r)
+		return r
+	}
 	stack := []int32{0} // DFS only; BFS walks indices in discovery order
 	for next := int32(0); ; {
 		var i int32
@@ -388,8 +413,6 @@ func (x *searcher) run(sy *System) configResult {
 		d := x.depthOf(i)
 		penc := x.kept.get(i)
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
-		// Successors' encodings are spliced from penc where they can be.
-		splice := sy.Config.Channels == spec.FIFO && !sy.Clocks
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
@@ -410,8 +433,7 @@ func (x *searcher) run(sy *System) configResult {
 				k = slices.Index(x.expand, a)
 			}
 			t, sends, err := sy.applyInto(s, a, &x.sc)
-			x.steps++
-			if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
+			if err == nil && samplePurity(x.opts.PurityEvery, i, k) {
 				err = sy.CheckPurity(s, a)
 			}
 			if err != nil {
@@ -426,19 +448,7 @@ func (x *searcher) run(sy *System) configResult {
 				}
 				x.weights.push(w)
 			}
-			if splice {
-				x.outs = x.outs[:0]
-				for _, snd := range sends {
-					x.outs = append(x.outs, sy.outEdge[a.Proc][snd.Port])
-				}
-				in := a.Edge
-				if a.Kind == spec.Wake {
-					in = -1
-				}
-				x.enc = encodeSuccessor(x.enc[:0], penc, &x.lay, &t, s.Chans, a.Proc, in, x.outs)
-			} else {
-				x.enc = t.Encode(x.enc[:0])
-			}
+			x.enc, x.outs = sy.successorEncoding(x.enc[:0], x.outs, penc, &x.lay, s, &t, a, sends)
 			j, fresh := x.addEncoded(x.enc, i, k, d+1)
 			x.addEdge(j, len(sends))
 			if !x.bfs {

@@ -77,20 +77,19 @@ type layout struct {
 // every channel's messages back to back); it returns msgs for reuse. If
 // lay is not nil it records the layout of b.
 func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) []spec.Message {
-	d := spec.NewDecoder(b)
-	pos := func() int32 { return int32(len(b) - len(d.Rest())) }
+	d := reader{b: b}
 	if lay != nil {
 		lay.at = append(lay.at[:0], 0)
 		lay.head = lay.head[:0]
 	}
-	s.Wake = spec.Set(d.Uint())
+	s.Wake = spec.Set(d.uint())
 	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
 	s.Chans = slices.Grow(s.Chans[:0], k)[:k]
 	for i := range n {
 		if lay != nil {
-			lay.at = append(lay.at, pos())
+			lay.at = append(lay.at, int32(d.p))
 		}
-		s.Locals[i] = d.Raw()
+		s.Locals[i] = d.raw()
 	}
 	msgs = msgs[:0]
 	var buf [64]int
@@ -100,32 +99,32 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 	}
 	for range k {
 		if lay != nil {
-			lay.at = append(lay.at, pos())
+			lay.at = append(lay.at, int32(d.p))
 		}
-		c := int(d.Uint())
+		c := int(d.uint())
 		counts = append(counts, c)
 		for j := range c {
-			msgs = append(msgs, d.Message())
+			msgs = append(msgs, d.message())
 			if lay != nil && j == 0 {
-				lay.head = append(lay.head, pos())
+				lay.head = append(lay.head, int32(d.p))
 			}
 		}
 		if lay != nil && c == 0 {
-			lay.head = append(lay.head, pos())
+			lay.head = append(lay.head, int32(d.p))
 		}
 	}
 	if lay != nil {
-		lay.at = append(lay.at, pos())
+		lay.at = append(lay.at, int32(d.p))
 	}
 	s.Clocks = s.Clocks[:0]
-	if len(d.Rest()) > 0 { // clocks follow when time is measured
+	if d.p < len(b) { // clocks follow when time is measured
 		for range n {
-			s.Clocks = append(s.Clocks, int32(d.Uint()))
+			s.Clocks = append(s.Clocks, int32(d.uint()))
 		}
 	} else {
 		s.Clocks = nil
 	}
-	if d.Err() != nil || len(d.Rest()) > 0 {
+	if d.bad || d.p != len(b) {
 		panic("explore: corrupt state encoding")
 	}
 	off := 0
@@ -137,6 +136,65 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 		off += c
 	}
 	return msgs
+}
+
+// reader decodes what State.Encode writes, faster than spec.Decoder: no
+// allocation, and a one-byte varint (the usual case) without a call.
+type reader struct {
+	b   []byte
+	p   int
+	bad bool
+}
+
+func (r *reader) uint() uint64 {
+	if r.p < len(r.b) && r.b[r.p] < 0x80 {
+		r.p++
+		return uint64(r.b[r.p-1])
+	}
+	v, k := binary.Uvarint(r.b[r.p:])
+	if k <= 0 {
+		r.bad, r.p = true, len(r.b)
+		return 0
+	}
+	r.p += k
+	return v
+}
+
+// int reads a zig-zag varint, as binary.AppendVarint writes it.
+func (r *reader) int() int64 {
+	u := r.uint()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
+	}
+	return x
+}
+
+// message reads what spec.AppendMessage writes.
+func (r *reader) message() spec.Message {
+	if r.p >= len(r.b) {
+		r.bad = true
+		return spec.Message{}
+	}
+	m := spec.Message{Kind: spec.Kind(r.b[r.p])}
+	r.p++
+	m.ID = spec.ID(r.int())
+	m.Arg[0] = int32(r.int())
+	m.Arg[1] = int32(r.int())
+	m.Time = int32(r.uint())
+	return m
+}
+
+// raw reads a length-prefixed byte string, aliasing the input.
+func (r *reader) raw() []byte {
+	n := r.uint()
+	if n > uint64(len(r.b)-r.p) {
+		r.bad, r.p = true, len(r.b)
+		return nil
+	}
+	b := r.b[r.p : r.p+int(n) : r.p+int(n)]
+	r.p += int(n)
+	return b
 }
 
 // Action is one transition: a pending initiator wakes up, or the message
@@ -238,3 +296,28 @@ func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Messag
 
 // uvarintLen is the length of v's uvarint encoding.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
+
+// successorEncoding appends the encoding of t, the successor of s (encoded
+// as p, laid out as lay) by a, which sent sends: spliced from p on FIFO
+// channels without clocks, encoded whole otherwise. outs is scratch space.
+func (sy *System) successorEncoding(dst []byte, outs []int, p []byte, lay *layout, s, t *State, a Action, sends []spec.Send) ([]byte, []int) {
+	if sy.Config.Channels != spec.FIFO || sy.Clocks {
+		return t.Encode(dst), outs
+	}
+	outs = outs[:0]
+	for _, snd := range sends {
+		outs = append(outs, sy.outEdge[a.Proc][snd.Port])
+	}
+	in := a.Edge
+	if a.Kind == spec.Wake {
+		in = -1
+	}
+	return encodeSuccessor(dst, p, lay, t, s.Chans, a.Proc, in, outs), outs
+}
+
+// samplePurity reports whether the purity check re-runs step k of state i:
+// about one step in every, chosen by position so that any number of
+// workers samples the same steps.
+func samplePurity(every int, i int32, k int) bool {
+	return every > 0 && mix(uint64(i)<<20^uint64(k))%uint64(every) == 0
+}

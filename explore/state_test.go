@@ -64,3 +64,24 @@ func TestEncodeSuccessor(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderMessage checks that the explorer's fast reader reads messages
+// exactly as spec.AppendMessage writes them, extremes included.
+func TestReaderMessage(t *testing.T) {
+	var b []byte
+	var want []spec.Message
+	for _, v := range []int32{0, 1, -1, 63, 64, -65, 1 << 20, -(1 << 30), 1<<31 - 1, -1 << 31} {
+		m := spec.Message{Kind: spec.Kind(v & 7), ID: spec.ID(v), Arg: [2]int32{v, -v}, Time: max(v, 0)}
+		want = append(want, m)
+		b = spec.AppendMessage(b, m)
+	}
+	r := reader{b: b}
+	for _, w := range want {
+		if got := r.message(); got != w {
+			t.Fatalf("read %+v, wrote %+v", got, w)
+		}
+	}
+	if r.bad || r.p != len(b) {
+		t.Fatalf("reader: bad %v, at %d of %d", r.bad, r.p, len(b))
+	}
+}

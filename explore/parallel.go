@@ -1,0 +1,213 @@
+package explore
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Parallel breadth-first search of one configuration, for a configuration
+// too large to leave the other cores idle (Check gives a searcher several
+// workers when there are fewer configurations than workers). It is level
+// synchronous: the states of one level are cut into chunks, workers expand
+// chunks (decode, steps, successors' encodings and fingerprints: the bulk
+// of the work) into candidate lists, and the searcher takes the candidates
+// chunk by chunk, in order, exactly as the sequential search takes
+// successors: it inserts them, numbers the new states and checks them. So
+// every count, verdict and trace is the sequential search's. Workers read
+// only the level being expanded, which the searcher does not write.
+
+// parChunk is the number of states in a chunk (tests use smaller ones).
+const parChunk = 128
+
+// expansion is what a worker made of one chunk.
+type expansion struct {
+	buf   []byte      // the successors' encodings, back to back
+	cands []candidate // in state order, then action order
+	ncand []int32     // per state of the chunk, its number of candidates
+	// err is the first failed step of the chunk, if any: candidates stop
+	// there.
+	err    *StepError
+	errAct Action
+	ready  chan struct{}
+}
+
+// candidate is one successor of a state of the chunk.
+type candidate struct {
+	off, end int32 // its encoding in buf
+	fp       uint64
+	k        int32 // the action's number in the state's enabled list
+	sent     int32
+}
+
+// expander is a worker's private storage: its own copy of the transition
+// system (the outbox and the step memo are per worker) and scratch.
+type expander struct {
+	sy   System
+	memo stepMemo
+	sc   scratch
+	cur  State
+	msgs []spec.Message
+	lay  layout
+	acts []Action
+	outs []int
+}
+
+// runParallel runs breadth-first search from the initial state, already
+// added and checked, with x.par workers. It reports whether the search
+// ended early (a violation or a stop, in r); otherwise the graph is
+// complete.
+func (x *searcher) runParallel(sy *System, r *configResult) bool {
+	window := 4 * x.par // chunks expanded ahead of the searcher
+	size := int32(parChunk)
+	if x.opts.chunk > 0 {
+		size = int32(x.opts.chunk)
+	}
+	for len(x.exps) < x.par {
+		x.exps = append(x.exps, &expander{})
+	}
+	for len(x.ring) < window {
+		x.ring = append(x.ring, &expansion{ready: make(chan struct{}, 1)})
+	}
+	for lo := int32(0); lo < x.states(); {
+		hi := x.states()
+		x.kept.expanding(lo)
+		if err := x.ctx.Err(); err != nil {
+			r.stopped = err
+			return true
+		}
+		if x.progress != nil {
+			x.progress(r.states, r.maxDepth)
+		}
+		d := x.depthOf(lo)
+		chunks := int((hi - lo + size - 1) / size)
+		tokens := make(chan struct{}, window)
+		for range window {
+			tokens <- struct{}{}
+		}
+		var cursor atomic.Int32
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range x.par {
+			e := x.exps[w]
+			e.sy = *sy
+			e.sy.out = spec.Outbox{}
+			e.sy.memo = &e.memo
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-tokens:
+					case <-stop:
+						return
+					}
+					c := int(cursor.Add(1)) - 1
+					if c >= chunks {
+						return
+					}
+					first := lo + int32(c)*size
+					out := x.ring[c%window]
+					e.expandChunk(x, first, min(first+size, hi), out)
+					out.ready <- struct{}{}
+				}
+			}()
+		}
+		ended := false
+		for c := 0; c < chunks && !ended; c++ {
+			out := x.ring[c%window]
+			<-out.ready
+			first := lo + int32(c)*size
+			ended = x.takeChunk(first, min(first+size, hi), d, out, r)
+			tokens <- struct{}{}
+		}
+		close(stop)
+		wg.Wait()
+		for _, out := range x.ring { // a chunk expanded past the end
+			select {
+			case <-out.ready:
+			default:
+			}
+		}
+		if ended {
+			return true
+		}
+		lo = hi
+	}
+	return false
+}
+
+// expandChunk expands states first to end into out.
+func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
+	sy := &e.sy
+	out.buf, out.cands, out.ncand, out.err = out.buf[:0], out.cands[:0], out.ncand[:0], nil
+	n, k := sy.N(), len(sy.Config.Topology.Edges)
+	for i := first; i < end; i++ {
+		p := x.kept.get(i)
+		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
+		e.acts = sy.Enabled(&e.cur, e.acts[:0])
+		for ai, a := range e.acts {
+			t, sends, err := sy.applyInto(&e.cur, a, &e.sc)
+			if err == nil && samplePurity(x.opts.PurityEvery, i, ai) {
+				err = sy.CheckPurity(&e.cur, a)
+			}
+			if err != nil {
+				out.err, out.errAct = err, a
+				out.ncand = append(out.ncand, int32(ai))
+				return
+			}
+			off := int32(len(out.buf))
+			out.buf, e.outs = sy.successorEncoding(out.buf, e.outs, p, &e.lay, &e.cur, &t, a, sends)
+			out.cands = append(out.cands, candidate{off: off, end: int32(len(out.buf)),
+				fp: fingerprint(out.buf[off:]), k: int32(ai), sent: int32(len(sends))})
+		}
+		out.ncand = append(out.ncand, int32(len(e.acts)))
+	}
+}
+
+// takeChunk takes the candidates of states first to end (at depth d) as
+// the sequential search takes successors; it reports whether the search
+// ended (a violation or a stop, in r).
+func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResult) bool {
+	sy := x.sy
+	n, k := sy.N(), len(sy.Config.Topology.Edges)
+	if x.memLimit > 0 && x.memBytes() > x.memLimit {
+		r.stopped = errMemory
+		return true
+	}
+	c := 0
+	for s, i := 0, first; i < end; s, i = s+1, i+1 {
+		x.estart.set(i, int32(x.eto.len()))
+		if s == len(out.ncand) {
+			break // past a failed step
+		}
+		for range out.ncand[s] {
+			cd := out.cands[c]
+			c++
+			r.transitions++
+			enc := out.buf[cd.off:cd.end]
+			j, fresh := x.addFingerprinted(enc, cd.fp, i, int(cd.k), d+1)
+			x.addEdge(j, int(cd.sent))
+			if !fresh {
+				continue
+			}
+			r.states++
+			r.maxDepth = max(r.maxDepth, int(d)+1)
+			if *x.budget--; *x.budget < 0 {
+				r.stopped = errStateLimit
+				return true
+			}
+			x.tmsgs = decodeInto(&x.tcur, x.tmsgs, enc, n, k, nil)
+			if v := x.check(j, &x.tcur, r); v != nil {
+				r.violation = v
+				return true
+			}
+		}
+		if s == len(out.ncand)-1 && out.err != nil {
+			r.violation = x.violation(out.err.Property, out.err.Detail, append(x.trace(i), out.errAct))
+			return true
+		}
+	}
+	return false
+}
