@@ -227,6 +227,7 @@ def mib(kb):
 names = {
     "spin-nopor": f"SPIN {algo}.pml, POR off (-DNOREDUCE)",
     "elcheck-none": "elcheck -reduce=none",
+    "elcheck-none-1": "elcheck -reduce=none -workers=1 (one core)",
     "steps-nopor": "SPIN dkr_steps.pml (elcheck's steps), POR off",
     "spin-por": f"SPIN {algo}.pml, POR on",
     "elcheck-all": "elcheck -reduce=all",
@@ -261,6 +262,10 @@ e, st = rows.get("elcheck-none"), rows.get("steps-nopor")
 if e and st:
     print(f"- {names['elcheck-none']} / SPIN dkr_steps.pml (the same state graph): states/s x{ratio(rate(e), rate(st))}, "
           f"bytes/state x{ratio(bps(e), bps(st))}")
+    e1 = rows.get("elcheck-none-1")
+    if e1:
+        print(f"- {names['elcheck-none-1']} / SPIN dkr_steps.pml: states/s x{ratio(rate(e1), rate(st))}, "
+              f"bytes/state x{ratio(bps(e1), bps(st))}")
     d = f(st, "states") - f(e, "states")
     print(f"- state graphs: SPIN dkr_steps.pml has {d:+.0f} states, {f(st, 'transitions') - f(e, 'transitions'):+.0f} transitions "
           f"against elcheck ({'as expected: init adds 3 states and 4 transitions' if d == 3 else 'EXPECTED +3: the models differ'})")
@@ -338,6 +343,8 @@ if [[ -n $ELCHECK_NS && " ${elcheck_runs[*]} " == *" none "* ]]; then
 			inits=$(seq -s, 0 $((n - 1)))
 			say "$algo n=$n, unreduced only: ids $ids"
 			v=$(run_elcheck "$dir" elcheck-none "$algo" "$n" "$ids" "$inits" -reduce=none)
+			v1=$(run_elcheck "$dir" elcheck-none-1 "$algo" "$n" "$ids" "$inits" -reduce=none -workers=1)
+			[[ $v1 == "$v" ]] || v="one worker: $v1"
 			if [[ $algo == dkr ]]; then
 				mkdir -p "$dir/steps"
 				bs=$(spin_build "$dir/steps" "$root/bench/spin/dkr_steps.pml" -DN="$n")

@@ -61,7 +61,9 @@ type Options struct {
 	// distinct states, and traces that are not shortest.
 	Memory int64
 	// Workers is the number of configurations searched at once; 0 means
-	// one per CPU. Results do not depend on it.
+	// one per CPU. With fewer configurations than workers, the workers
+	// share one configuration's breadth-first search instead (unreduced
+	// searches without costs or time). Results do not depend on it.
 	Workers int
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.

@@ -13,8 +13,14 @@ import (
 func (x *searcher) analyse(r *configResult) {
 	n := x.states()
 	indeg := make([]int32, n)
-	for k := range int32(x.eto.len()) {
-		indeg[x.eto.at(k)]++
+	for v := range n {
+		for it := x.succ(v); ; {
+			w, ok := it.next()
+			if !ok {
+				break
+			}
+			indeg[w]++
+		}
 	}
 	// Kahn's algorithm: a topological order exists iff there is no cycle.
 	order := make([]int32, 0, n)
@@ -24,10 +30,11 @@ func (x *searcher) analyse(r *configResult) {
 		}
 	}
 	for k := 0; k < len(order); k++ {
-		v := order[k]
-		lo, hi := x.edgesOf(v)
-		for ei := lo; ei < hi; ei++ {
-			w := x.eto.at(ei)
+		for it := x.succ(order[k]); ; {
+			w, ok := it.next()
+			if !ok {
+				break
+			}
 			if indeg[w]--; indeg[w] == 0 {
 				order = append(order, w)
 			}
@@ -37,10 +44,34 @@ func (x *searcher) analyse(r *configResult) {
 		r.violation = x.lasso(indeg)
 		return
 	}
-	indeg = nil
-	lo, hi, worst, via := x.pathRange(order, x.sent)
-	r.minMsg, r.maxMsg = int(lo), int(hi)
+	// Messages need no weights: a step sends as many messages as the
+	// channels gain, plus the one it consumed if it is a delivery. Summed
+	// along an execution, the gains cancel out but for the final state's,
+	// which is empty (a message in a channel is a delivery still to make,
+	// or a wake-up still to come), so an execution of L steps, of which
+	// one per initiator is a wake-up, sends L - initiators messages.
+	lo, hi := x.pathLengths(order, indeg)
+	wakes := int64(x.sy.Config.Initiators.Len())
+	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
+	for v := range n {
+		if !x.terminal(v) {
+			continue
+		}
+		l := int64(x.depthOf(v))
+		if lo != nil {
+			l = int64(lo[v])
+		}
+		if minLen < 0 || l < minLen {
+			minLen = l
+		}
+		if int64(hi[v]) > maxLen {
+			maxLen, worst = int64(hi[v]), v
+		}
+	}
+	lo, hi, indeg = nil, nil, nil
+	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
 	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
+		_, _, _, via := x.pathRange(order, func(int32) int64 { return 1 })
 		r.violation = x.violation(invariants.MessageBound,
 			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
 			x.pathActions(x.pathTo(worst, via)))
@@ -68,10 +99,40 @@ func (x *searcher) analyse(r *configResult) {
 	r.costs = c
 }
 
+// pathLengths returns, for every state, the number of steps of the longest
+// path to it from the initial state (in hi, which reuses buf) and, in
+// depth-first search, of the shortest (lo; in breadth-first search that is
+// the depth, and lo is nil). order is a topological order.
+func (x *searcher) pathLengths(order []int32, buf []int32) (lo, hi []int32) {
+	hi = buf[:len(order)]
+	clear(hi)
+	if !x.bfs {
+		lo = make([]int32, len(order))
+		for i := range lo {
+			lo[i] = -1
+		}
+		lo[0] = 0
+	}
+	for _, v := range order {
+		for it := x.succ(v); ; {
+			w, ok := it.next()
+			if !ok {
+				break
+			}
+			hi[w] = max(hi[w], hi[v]+1)
+			if lo != nil && lo[v] >= 0 && (lo[w] < 0 || lo[v]+1 < lo[w]) {
+				lo[w] = lo[v] + 1
+			}
+		}
+	}
+	return lo, hi
+}
+
 // pathRange returns the least and the greatest total weight of a path from
 // the initial state to a terminal state, a terminal state reached by a
-// heaviest path, and the edge by which a heaviest path enters each state.
-// order is a topological order of the (acyclic) graph.
+// heaviest path, and the predecessor of each state on a heaviest path to
+// it. weight gives an edge's weight by its number. order is a topological
+// order of the (acyclic) graph.
 func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, maxW int64, worst int32, via []int32) {
 	n := len(order)
 	lo, hi := make([]int64, n), make([]int64, n)
@@ -84,9 +145,12 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 		if lo[v] < 0 {
 			continue
 		}
-		first, end := x.edgesOf(v)
-		for ei := first; ei < end; ei++ {
-			to, w := x.eto.at(ei), weight(ei)
+		for it := x.succ(v); ; {
+			to, ok := it.next()
+			if !ok {
+				break
+			}
+			w := weight(it.k)
 			if l := lo[v] + w; lo[to] < 0 || l < lo[to] {
 				lo[to] = l
 			}
@@ -97,8 +161,8 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 	}
 	minW, worst = -1, -1
 	for v := range int32(n) {
-		if first, end := x.edgesOf(v); first != end {
-			continue // not terminal
+		if !x.terminal(v) {
+			continue
 		}
 		if minW < 0 || lo[v] < minW {
 			minW = lo[v]
@@ -138,9 +202,12 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		if !in[v] {
 			continue
 		}
-		first, end := x.edgesOf(int32(v))
-		for ei := first; ei < end; ei++ {
-			if w := x.eto.at(ei); in[w] {
+		for it := x.succ(int32(v)); ; {
+			w, ok := it.next()
+			if !ok {
+				break
+			}
+			if in[w] {
 				outdeg[v]++
 				preds[w] = append(preds[w], int32(v))
 			}
@@ -175,9 +242,11 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		for len(q) > 0 {
 			u := q[0]
 			q = q[1:]
-			first, end := x.edgesOf(u)
-			for ei := first; ei < end; ei++ {
-				w := x.eto.at(ei)
+			for it := x.succ(u); ; {
+				w, ok := it.next()
+				if !ok {
+					break
+				}
 				if !in[w] {
 					continue
 				}

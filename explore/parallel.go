@@ -38,7 +38,6 @@ type candidate struct {
 	off, end int32 // its encoding in buf
 	fp       uint64
 	k        int32 // the action's number in the state's enabled list
-	sent     int32
 }
 
 // expander is a worker's private storage: its own copy of the transition
@@ -87,13 +86,28 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 			tokens <- struct{}{}
 		}
 		var cursor atomic.Int32
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for w := range x.par {
-			e := x.exps[w]
+		// claim expands the next chunk nobody has taken, if any.
+		claim := func(e *expander) bool {
+			c := int(cursor.Add(1)) - 1
+			if c >= chunks {
+				return false
+			}
+			first := lo + int32(c)*size
+			out := x.ring[c%window]
+			e.expandChunk(x, first, min(first+size, hi), out)
+			out.ready <- struct{}{}
+			return true
+		}
+		for _, e := range x.exps[:x.par] {
 			e.sy = *sy
 			e.sy.out = spec.Outbox{}
 			e.sy.memo = &e.memo
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		// par-1 workers; the searcher is the last, expanding chunks itself
+		// while the one it needs next is not ready.
+		for _, e := range x.exps[:x.par-1] {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -103,21 +117,35 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 					case <-stop:
 						return
 					}
-					c := int(cursor.Add(1)) - 1
-					if c >= chunks {
+					if !claim(e) {
 						return
 					}
-					first := lo + int32(c)*size
-					out := x.ring[c%window]
-					e.expandChunk(x, first, min(first+size, hi), out)
-					out.ready <- struct{}{}
 				}
 			}()
 		}
+		self := x.exps[x.par-1]
 		ended := false
 		for c := 0; c < chunks && !ended; c++ {
 			out := x.ring[c%window]
-			<-out.ready
+			for waiting := true; waiting; {
+				select {
+				case <-out.ready:
+					waiting = false
+					continue
+				default:
+				}
+				select {
+				case <-tokens:
+					if !claim(self) {
+						tokens <- struct{}{}
+						<-out.ready
+						waiting = false
+					}
+				default: // the window is full, chunk c among it
+					<-out.ready
+					waiting = false
+				}
+			}
 			first := lo + int32(c)*size
 			ended = x.takeChunk(first, min(first+size, hi), d, out, r)
 			tokens <- struct{}{}
@@ -160,7 +188,7 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 			off := int32(len(out.buf))
 			out.buf, e.outs = sy.successorEncoding(out.buf, e.outs, p, &e.lay, &e.cur, &t, a, sends)
 			out.cands = append(out.cands, candidate{off: off, end: int32(len(out.buf)),
-				fp: fingerprint(out.buf[off:]), k: int32(ai), sent: int32(len(sends))})
+				fp: fingerprint(out.buf[off:]), k: int32(ai)})
 		}
 		out.ncand = append(out.ncand, int32(len(e.acts)))
 	}
@@ -178,17 +206,17 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 	}
 	c := 0
 	for s, i := 0, first; i < end; s, i = s+1, i+1 {
-		x.estart.set(i, int32(x.eto.len()))
 		if s == len(out.ncand) {
 			break // past a failed step
 		}
+		x.beginEdges(i)
 		for range out.ncand[s] {
 			cd := out.cands[c]
 			c++
 			r.transitions++
 			enc := out.buf[cd.off:cd.end]
 			j, fresh := x.addFingerprinted(enc, cd.fp, i, int(cd.k), d+1)
-			x.addEdge(j, int(cd.sent))
+			x.addEdge(j)
 			if !fresh {
 				continue
 			}
@@ -198,8 +226,8 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 				r.stopped = errStateLimit
 				return true
 			}
-			x.tmsgs = decodeInto(&x.tcur, x.tmsgs, enc, n, k, nil)
-			if v := x.check(j, &x.tcur, r); v != nil {
+			inFlight := decodeLocals(&x.tcur, enc, n, k)
+			if v := x.checkView(j, &x.tcur, inFlight, r); v != nil {
 				r.violation = v
 				return true
 			}
@@ -208,6 +236,7 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 			r.violation = x.violation(out.err.Property, out.err.Detail, append(x.trace(i), out.errAct))
 			return true
 		}
+		x.endEdges(i)
 	}
 	return false
 }

@@ -64,12 +64,13 @@ type searcher struct {
 	bfs         bool
 	levels      []int32
 	depth, eend pages[int32]
-	// Per edge of the reachable graph: its target and the number of
-	// messages its step sent (saturating; the rest in sentBig).
-	eto     pages[int32]
-	esent   pages[uint8]
-	sentBig map[int32]int32
-	kept    window // encodings of the states still to expand
+	// The edges (edges.go): blocks of varints, and the block being
+	// written.
+	ebytes    pages[byte]
+	block     []int32
+	edgeCount int64
+	wfirst    pages[int32] // with Options.Costs
+	kept      window       // encodings of the states still to expand
 	// keepStates keeps every state's encoding in breadth-first search too
 	// (tests that walk the whole graph afterwards).
 	keepStates bool
@@ -122,16 +123,16 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
-	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.eto} {
+	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
 		p.reset()
 	}
+	x.ebytes.reset()
+	x.edgeCount = 0
 	x.act.reset()
 	clear(x.actBig)
 	x.bfs = x.opts.Search == BFS
 	x.levels = x.levels[:0]
-	x.esent.reset()
 	x.weights.reset()
-	clear(x.sentBig)
 	x.kept.reset(x.opts.Search == DFS || x.keepStates)
 	if x.opts.Exact {
 		x.seenEx = make(map[string]int32)
@@ -188,6 +189,9 @@ func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, 
 	}
 	x.act.push(uint16(k))
 	x.estart.push(0)
+	if x.weighted() {
+		x.wfirst.push(0)
+	}
 	if x.bfs {
 		if int(depth) == len(x.levels) {
 			x.levels = append(x.levels, next)
@@ -226,30 +230,7 @@ func (x *searcher) edgesOf(i int32) (int32, int32) {
 	case i+1 < x.states():
 		return x.estart.at(i), x.estart.at(i + 1)
 	}
-	return x.estart.at(i), int32(x.eto.len())
-}
-
-// addEdge records an edge from the state being expanded to state to, whose
-// step sent sent messages.
-func (x *searcher) addEdge(to int32, sent int) {
-	k := int32(x.eto.len())
-	x.eto.push(to)
-	if sent >= 255 {
-		if x.sentBig == nil {
-			x.sentBig = map[int32]int32{}
-		}
-		x.sentBig[k] = int32(sent)
-		sent = 255
-	}
-	x.esent.push(uint8(sent))
-}
-
-// sent is the number of messages edge k's step sent.
-func (x *searcher) sent(k int32) int64 {
-	if s := x.esent.at(k); s < 255 {
-		return int64(s)
-	}
-	return int64(x.sentBig[k])
+	return x.estart.at(i), int32(x.ebytes.len())
 }
 
 // trace returns the actions from the initial state to state i.
@@ -281,13 +262,22 @@ func (x *searcher) replay(i int32) ([]Action, State) {
 
 // check runs the state properties on a newly found state.
 func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
-	view := x.sy.View(s, x.decs)
+	return x.checkView(i, s, s.InFlight(), r)
+}
+
+// checkView is check given the number of messages in flight in s, whose
+// channels it does not read: the parallel search decodes only the local
+// states of a new state here.
+func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *Violation {
+	view := x.sy.viewOf(s, x.decs, inFlight)
 	x.decs = view.Decisions
 	if v := x.checker.Always(view); v != nil {
 		return x.violation(v.Property, v.Detail, x.trace(i))
 	}
-	x.acts = x.sy.Enabled(s, x.acts[:0])
-	if len(x.acts) == 0 {
+	// Terminal: nothing is enabled. A pending wake-up is enabled, and with
+	// none pending so is the delivery of any message in flight.
+	terminal := s.Wake == 0 && inFlight == 0
+	if terminal {
 		r.terminals++
 		r.finals += mix(fingerprint(x.kept.get(i)))
 		if s.Clocks != nil {
@@ -306,7 +296,7 @@ func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
 			}
 		}
 	}
-	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && len(x.acts) > 0 {
+	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && !terminal {
 		r.uniformChecked++
 		// s may be scratch storage that the check's own steps would reuse.
 		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
@@ -423,10 +413,7 @@ func (x *searcher) run(sy *System) configResult {
 				return seen && x.depthOf(j) <= d
 			})
 		}
-		x.estart.set(i, int32(x.eto.len()))
-		if !x.bfs {
-			x.eend.set(i, int32(x.eto.len()))
-		}
+		x.beginEdges(i)
 		for ai, a := range acts {
 			k := ai // a's number in the enabled list, which traces replay
 			if len(acts) != len(x.expand) {
@@ -450,10 +437,7 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			x.enc, x.outs = sy.successorEncoding(x.enc[:0], x.outs, penc, &x.lay, s, &t, a, sends)
 			j, fresh := x.addEncoded(x.enc, i, k, d+1)
-			x.addEdge(j, len(sends))
-			if !x.bfs {
-				x.eend.set(i, int32(x.eto.len()))
-			}
+			x.addEdge(j)
 			if !fresh {
 				continue
 			}
@@ -471,6 +455,7 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			stack = append(stack, j)
 		}
+		x.endEdges(i)
 	}
 	if !x.keepStates {
 		x.kept.trim()
@@ -577,7 +562,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 func (x *searcher) memBytes() int64 {
 	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
 	return x.kept.bytes() + int64(x.states())*perState + int64(len(x.seenFP.keys))*12 +
-		int64(x.eto.len())*5 + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
+		int64(x.ebytes.len()) + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
 }
 
 // search explores one configuration breadth- or depth-first, and again
@@ -587,11 +572,11 @@ func (x *searcher) search(sy *System) configResult {
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its
 		// share.
-		for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.eto} {
+		for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
 			p.free()
 		}
+		x.ebytes.free()
 		x.act.free()
-		x.esent.free()
 		x.weights.free()
 		x.kept = window{}
 		x.seenFP, x.seenEx = fpSet{}, nil

@@ -138,6 +138,31 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 	return msgs
 }
 
+// decodeLocals decodes the wake-ups and local states of b into s (local
+// states alias b; channels and clocks are left out) and returns the number
+// of messages in flight, skipping over them.
+func decodeLocals(s *State, b []byte, n, k int) int {
+	d := reader{b: b}
+	s.Wake = spec.Set(d.uint())
+	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
+	for i := range n {
+		s.Locals[i] = d.raw()
+	}
+	s.Chans, s.Clocks = s.Chans[:0], nil
+	inFlight := 0
+	for range k {
+		c := int(d.uint())
+		inFlight += c
+		for range c {
+			d.skipMessage()
+		}
+	}
+	if d.bad || d.p > len(b) {
+		panic("explore: corrupt state encoding")
+	}
+	return inFlight
+}
+
 // reader decodes what State.Encode writes, faster than spec.Decoder: no
 // allocation, and a one-byte varint (the usual case) without a call.
 type reader struct {
@@ -183,6 +208,22 @@ func (r *reader) message() spec.Message {
 	m.Arg[1] = int32(r.int())
 	m.Time = int32(r.uint())
 	return m
+}
+
+// skipMessage skips what spec.AppendMessage writes: a kind byte and four
+// varints.
+func (r *reader) skipMessage() {
+	p := r.p + 1
+	for range 4 {
+		for p < len(r.b) && r.b[p] >= 0x80 {
+			p++
+		}
+		p++
+	}
+	if p > len(r.b) {
+		r.bad, p = true, len(r.b)
+	}
+	r.p = p
 }
 
 // raw reads a length-prefixed byte string, aliasing the input.

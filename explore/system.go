@@ -276,11 +276,16 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 
 // View returns what the properties see of s.
 func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
+	return sy.viewOf(s, dst, s.InFlight())
+}
+
+// viewOf is View given the number of messages in flight.
+func (sy *System) viewOf(s *State, dst []spec.Decision, inFlight int) invariants.State {
 	dst = dst[:0]
 	for _, l := range s.Locals {
 		dst = append(dst, sy.Machine.Decision(l))
 	}
-	return invariants.State{Decisions: dst, InFlight: s.InFlight()}
+	return invariants.State{Decisions: dst, InFlight: inFlight}
 }
 
 // Permute applies a topology automorphism to s: process i's local state and

@@ -1,0 +1,98 @@
+package explore
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// The reachable graph's edges, for the analyses after the search (no
+// cycle, path lengths and costs). A state's successors are one block of
+// varints: each target as a zig-zag difference from the previous one,
+// the first from the state itself. Sorted first (unless edge costs must
+// stay in step with them), most differences fit in one or two bytes,
+// against four for a plain index. Blocks are found by byte offset:
+// estart (and eend in depth-first search).
+
+// beginEdges starts state i's block.
+func (x *searcher) beginEdges(i int32) {
+	x.block = x.block[:0]
+	x.estart.set(i, int32(x.ebytes.len()))
+	if x.weighted() {
+		x.wfirst.set(i, int32(x.weights.len()/len(x.opts.Costs)))
+	}
+}
+
+// addEdge records an edge from the state being expanded to state to.
+func (x *searcher) addEdge(to int32) { x.block = append(x.block, to) }
+
+// endEdges writes state i's block.
+func (x *searcher) endEdges(i int32) {
+	if !x.weighted() {
+		slices.Sort(x.block)
+	}
+	prev := i
+	var buf [binary.MaxVarintLen64]byte
+	for _, to := range x.block {
+		for _, b := range binary.AppendVarint(buf[:0], int64(to-prev)) {
+			x.ebytes.push(b)
+		}
+		prev = to
+	}
+	x.edgeCount += int64(len(x.block))
+	if !x.bfs {
+		x.eend.set(i, int32(x.ebytes.len()))
+	}
+}
+
+// weighted reports whether edges carry costs (Options.Costs), in
+// x.weights, numbered from wfirst[i] for state i's block.
+func (x *searcher) weighted() bool { return len(x.opts.Costs) > 0 }
+
+// edgeIter walks one state's successors.
+type edgeIter struct {
+	x        *searcher
+	p, end   int32
+	prev     int32
+	k        int32 // the edge's number, for its costs
+	atLeast1 bool
+}
+
+// succ returns an iterator over the successors of state v, which must
+// have been expanded.
+func (x *searcher) succ(v int32) edgeIter {
+	first, end := x.edgesOf(v)
+	it := edgeIter{x: x, p: first, end: end, prev: v, k: -1}
+	if x.weighted() {
+		it.k = x.wfirst.at(v) - 1
+	}
+	return it
+}
+
+// next returns the next successor, or false at the end.
+func (it *edgeIter) next() (int32, bool) {
+	if it.p >= it.end {
+		return 0, false
+	}
+	var u uint64
+	for s := uint(0); ; s += 7 {
+		b := it.x.ebytes.at(it.p)
+		it.p++
+		u |= uint64(b&0x7f) << s
+		if b < 0x80 {
+			break
+		}
+	}
+	d := int64(u >> 1)
+	if u&1 != 0 {
+		d = ^d
+	}
+	it.prev += int32(d)
+	it.k++
+	return it.prev, true
+}
+
+// terminal reports whether expanded state v has no successor.
+func (x *searcher) terminal(v int32) bool {
+	first, end := x.edgesOf(v)
+	return first == end
+}
