@@ -74,12 +74,18 @@ func (it *edgeIter) next() (int32, bool) {
 		return 0, false
 	}
 	var u uint64
-	for s := uint(0); ; s += 7 {
-		b := it.x.ebytes.at(it.p)
+	page := it.x.ebytes.p[it.p>>pageBits]
+	if off := it.p & pageMask; page[off] < 0x80 { // one byte: the usual case
+		u = uint64(page[off])
 		it.p++
-		u |= uint64(b&0x7f) << s
-		if b < 0x80 {
-			break
+	} else {
+		for s := uint(0); ; s += 7 {
+			b := it.x.ebytes.at(it.p)
+			it.p++
+			u |= uint64(b&0x7f) << s
+			if b < 0x80 {
+				break
+			}
 		}
 	}
 	d := int64(u >> 1)

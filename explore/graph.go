@@ -23,17 +23,34 @@ func (x *searcher) analyse(r *configResult) {
 		}
 	}
 	// Kahn's algorithm: a topological order exists iff there is no cycle.
+	// The longest path to each state (hi) is found on the way: a state's
+	// is final when it leaves the queue. In depth-first search the
+	// shortest (lo) too; in breadth-first search that is the depth.
 	order := make([]int32, 0, n)
 	for i := range n {
 		if indeg[i] == 0 {
 			order = append(order, i)
 		}
 	}
+	hi := make([]int32, n)
+	var lo []int32
+	if !x.bfs {
+		lo = make([]int32, n)
+		for i := range lo {
+			lo[i] = -1
+		}
+		lo[0] = 0
+	}
 	for k := 0; k < len(order); k++ {
-		for it := x.succ(order[k]); ; {
+		v := order[k]
+		for it := x.succ(v); ; {
 			w, ok := it.next()
 			if !ok {
 				break
+			}
+			hi[w] = max(hi[w], hi[v]+1)
+			if lo != nil && lo[v] >= 0 && (lo[w] < 0 || lo[v]+1 < lo[w]) {
+				lo[w] = lo[v] + 1
 			}
 			if indeg[w]--; indeg[w] == 0 {
 				order = append(order, w)
@@ -50,7 +67,6 @@ func (x *searcher) analyse(r *configResult) {
 	// which is empty (a message in a channel is a delivery still to make,
 	// or a wake-up still to come), so an execution of L steps, of which
 	// one per initiator is a wake-up, sends L - initiators messages.
-	lo, hi := x.pathLengths(order, indeg)
 	wakes := int64(x.sy.Config.Initiators.Len())
 	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
 	for v := range n {
@@ -97,35 +113,6 @@ func (x *searcher) analyse(r *configResult) {
 		c.MinTime, c.MaxTime = r.minTime, r.maxTime
 	}
 	r.costs = c
-}
-
-// pathLengths returns, for every state, the number of steps of the longest
-// path to it from the initial state (in hi, which reuses buf) and, in
-// depth-first search, of the shortest (lo; in breadth-first search that is
-// the depth, and lo is nil). order is a topological order.
-func (x *searcher) pathLengths(order []int32, buf []int32) (lo, hi []int32) {
-	hi = buf[:len(order)]
-	clear(hi)
-	if !x.bfs {
-		lo = make([]int32, len(order))
-		for i := range lo {
-			lo[i] = -1
-		}
-		lo[0] = 0
-	}
-	for _, v := range order {
-		for it := x.succ(v); ; {
-			w, ok := it.next()
-			if !ok {
-				break
-			}
-			hi[w] = max(hi[w], hi[v]+1)
-			if lo != nil && lo[v] >= 0 && (lo[w] < 0 || lo[v]+1 < lo[w]) {
-				lo[w] = lo[v] + 1
-			}
-		}
-	}
-	return lo, hi
 }
 
 // pathRange returns the least and the greatest total weight of a path from
