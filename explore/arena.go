@@ -1,5 +1,7 @@
 package explore
 
+import "runtime"
+
 // arena stores the encodings of states back to back in chunks: growing it
 // never copies what it holds (one slice would be copied whole at every
 // doubling, a large share of the explorer's time), and its chunks are
@@ -102,9 +104,11 @@ func (w *window) bytes() int64 { return w.old.bytes() + w.young.bytes() }
 // a large configuration's frontier is not kept for the analyses after the
 // search, nor for the next configuration.
 func (w *window) trim() {
+	freed := 0
 	for _, a := range []*arena{&w.old, &w.young} {
 		a.reset()
 		if len(a.chunks) > 1 {
+			freed += len(a.chunks) - 1
 			a.chunks = a.chunks[:1]
 		}
 		if cap(a.spans) > 1<<16 {
@@ -112,4 +116,9 @@ func (w *window) trim() {
 		}
 	}
 	w.oldBase, w.youngAt = 0, 0
+	if freed >= 8 {
+		// Megabytes of frontier: reclaim them for the analyses now rather
+		// than at the collector's next turn.
+		runtime.GC()
+	}
 }

@@ -1,5 +1,7 @@
 package explore
 
+import "runtime"
+
 // fpSet is the visited set of fingerprint mode: open addressing with
 // linear probing over two flat arrays, so an insertion allocates nothing
 // (a Go map allocates buckets and hashes the key again). It maps a
@@ -68,4 +70,14 @@ func (f *fpSet) grow() {
 			f.put(k, vals[i])
 		}
 	}
+	if len(keys) >= bigTable {
+		// The old table is a third of the new heap: reclaim it now rather
+		// than at the collector's next turn, which GOGC may put far off.
+		keys, vals = nil, nil
+		runtime.GC()
+	}
 }
+
+// bigTable is the number of slots from which a table outgrown is
+// collected at once.
+const bigTable = 1 << 18
