@@ -1,122 +1,172 @@
 package explore
 
-import "runtime"
+import (
+	"runtime"
+	"slices"
+)
 
-// arena stores the encodings of states back to back in chunks: growing it
-// never copies what it holds (one slice would be copied whole at every
-// doubling, a large share of the explorer's time), and its chunks are
-// reused.
-type arena struct {
-	chunks [][]byte
-	cur    int    // the chunk being filled
-	spans  []span // spans[i] is where the i-th encoding is
-}
-
-type span struct{ chunk, off, n uint32 }
-
-const chunkSize = 1 << 20
-
-func (a *arena) reset() {
-	for i := range a.chunks {
-		a.chunks[i] = a.chunks[i][:0]
-	}
-	a.cur = 0
-	a.spans = a.spans[:0]
-}
-
-// add stores a copy of b as the next encoding.
-func (a *arena) add(b []byte) {
-	if len(a.chunks) == 0 || len(a.chunks[a.cur])+len(b) > cap(a.chunks[a.cur]) {
-		if len(a.chunks) > 0 {
-			a.cur++
-		}
-		if a.cur == len(a.chunks) {
-			a.chunks = append(a.chunks, make([]byte, 0, max(chunkSize, len(b))))
-		}
-	}
-	c := a.chunks[a.cur]
-	a.spans = append(a.spans, span{uint32(a.cur), uint32(len(c)), uint32(len(b))})
-	a.chunks[a.cur] = append(c, b...)
-}
-
-// get returns the i-th encoding.
-func (a *arena) get(i int32) []byte {
-	s := a.spans[i]
-	return a.chunks[s.chunk][s.off : s.off+s.n : s.off+s.n]
-}
-
-// bytes is what the stored encodings take, with their index.
-func (a *arena) bytes() int64 {
-	n := int64(cap(a.spans)) * 12
-	for _, c := range a.chunks {
-		n += int64(cap(c))
-	}
-	return n
-}
-
-// window keeps the encodings a search still needs. Depth-first search
-// needs every state's (keepAll). Breadth-first search needs only those of
-// states not yet expanded: it expands states in the order it finds them,
-// so the encodings live in two generations, the one being expanded (old)
-// and the one being found (young), and the old one is dropped when
-// expansion reaches the young one. Traces are rebuilt from the initial
-// state by replaying recorded action numbers, not from stored states.
+// window keeps the encodings of states a search still needs, back to back
+// in chunks: growing it never copies what it holds, and chunks are reused.
+// Depth-first search needs every state's (keepAll). Breadth-first search
+// expands states in the order it finds them and needs only those not yet
+// expanded: a chunk whose states are all expanded goes back to the free
+// list, so what is kept is about one level of the search, not the whole
+// graph. Traces are rebuilt from the initial state by replaying recorded
+// action numbers, not from stored states.
 type window struct {
-	keepAll          bool
-	old, young       arena
-	oldBase, youngAt int32 // index of the first state in old, in young
+	keepAll bool
+	live    []*chunk // in state order; the last one is being filled
+	free    []*chunk
+	next    int32 // the index the next state added gets
+	hit     int   // live[hit] held the last state asked for
 }
+
+// chunk holds the encodings of states first, first+1, ...: state first+k
+// is buf[offs[k]:offs[k+1]].
+type chunk struct {
+	buf   []byte
+	offs  []uint32
+	first int32
+}
+
+// chunkSize is the capacity of a chunk (a variable: tests make chunks
+// tiny, so that chunks are sealed, recycled and found across many).
+var chunkSize = 1 << 16
+
+func (c *chunk) states() int32 { return int32(len(c.offs) - 1) }
 
 func (w *window) reset(keepAll bool) {
 	w.keepAll = keepAll
-	w.old.reset()
-	w.young.reset()
-	w.oldBase, w.youngAt = 0, 0
+	w.free = append(w.free, w.live...)
+	w.live, w.next, w.hit = w.live[:0], 0, 0
 }
 
 // add stores the encoding of the next state.
-func (w *window) add(b []byte) { w.young.add(b) }
-
-// get returns state i's encoding, which must still be kept.
-func (w *window) get(i int32) []byte {
-	if i >= w.youngAt {
-		return w.young.get(i - w.youngAt)
+func (w *window) add(b []byte) {
+	if len(w.live) == 0 || len(w.live[len(w.live)-1].buf)+len(b) > cap(w.live[len(w.live)-1].buf) {
+		w.seal()
+		if len(b) > chunkSize {
+			w.live[len(w.live)-1].buf = make([]byte, 0, len(b))
+		}
 	}
-	return w.old.get(i - w.oldBase)
+	c := w.live[len(w.live)-1]
+	c.buf = append(c.buf, b...)
+	c.offs = append(c.offs, uint32(len(c.buf)))
+	w.next++
+}
+
+// seal starts a new chunk for the states added from now on: the parallel
+// search seals at each level, so its workers read chunks nobody writes.
+func (w *window) seal() {
+	var c *chunk
+	if n := len(w.free); n > 0 {
+		c, w.free = w.free[n-1], w.free[:n-1]
+	} else {
+		c = &chunk{buf: make([]byte, 0, chunkSize)}
+	}
+	c.buf, c.offs, c.first = c.buf[:0], append(c.offs[:0], 0), w.next
+	w.live = append(w.live, c)
+}
+
+// get returns state i's encoding, which must still be kept. It only reads
+// the window.
+func (w *window) get(i int32) []byte { return w.live[w.index(i)].get(i) }
+
+func (c *chunk) get(i int32) []byte {
+	k := i - c.first
+	return c.buf[c.offs[k]:c.offs[k+1]:c.offs[k+1]]
+}
+
+func (c *chunk) holds(i int32) bool { return i >= c.first && i < c.first+c.states() }
+
+// index returns the position in live of the chunk that holds state i.
+func (w *window) index(i int32) int {
+	if h := w.hit; h < len(w.live) && w.live[h].holds(i) {
+		return h
+	}
+	return findChunk(w.live, i)
+}
+
+// findChunk returns the position in cs (in state order) of the chunk that
+// holds state i.
+func findChunk(cs []*chunk, i int32) int {
+	k, _ := slices.BinarySearchFunc(cs, i, func(c *chunk, i int32) int {
+		switch {
+		case i < c.first:
+			return 1
+		case c.holds(i):
+			return 0
+		}
+		return -1
+	})
+	return k
+}
+
+// view appends copies of the live chunks to dst: workers find states in
+// them while the searcher changes the window (sealed first, so nobody
+// writes the states they read, and a chunk the searcher recycles is one
+// whose states they are done with).
+func (w *window) view(dst []chunk) []chunk {
+	dst = dst[:0]
+	for _, c := range w.live {
+		dst = append(dst, *c)
+	}
+	return dst
+}
+
+// findIn is findChunk over a view.
+func findIn(cs []chunk, i int32) int {
+	k, _ := slices.BinarySearchFunc(cs, i, func(c chunk, i int32) int {
+		switch {
+		case i < c.first:
+			return 1
+		case c.holds(i):
+			return 0
+		}
+		return -1
+	})
+	return k
 }
 
 // expanding tells the window that breadth-first search expands state i:
 // every state before it is done with.
 func (w *window) expanding(i int32) {
-	if w.keepAll || i < w.youngAt {
+	if w.keepAll || w.live[w.hit].holds(i) {
 		return
 	}
-	w.old.reset()
-	w.old, w.young = w.young, w.old
-	w.oldBase = w.youngAt
-	w.youngAt += int32(len(w.old.spans))
+	k := 0
+	for k < len(w.live)-1 && w.live[k].first+w.live[k].states() <= i {
+		k++
+	}
+	if k > 0 {
+		w.free = append(w.free, w.live[:k]...)
+		w.live = append(w.live[:0], w.live[k:]...)
+	}
+	w.hit = findChunk(w.live, i)
 }
 
-// bytes is what the kept encodings take.
-func (w *window) bytes() int64 { return w.old.bytes() + w.young.bytes() }
-
-// trim empties the window and gives back all but a chunk of each arena:
-// a large configuration's frontier is not kept for the analyses after the
-// search, nor for the next configuration.
-func (w *window) trim() {
-	freed := 0
-	for _, a := range []*arena{&w.old, &w.young} {
-		a.reset()
-		if len(a.chunks) > 1 {
-			freed += len(a.chunks) - 1
-			a.chunks = a.chunks[:1]
-		}
-		if cap(a.spans) > 1<<16 {
-			a.spans = nil
+// bytes is what the kept and free chunks take.
+func (w *window) bytes() int64 {
+	n := int64(0)
+	for _, cs := range [][]*chunk{w.live, w.free} {
+		for _, c := range cs {
+			n += int64(cap(c.buf)) + 4*int64(cap(c.offs))
 		}
 	}
-	w.oldBase, w.youngAt = 0, 0
-	if freed >= 8 {
+	return n
+}
+
+// trim empties the window and gives back what it holds beyond a chunk: a
+// large configuration's frontier is not kept for the analyses after the
+// search, nor for the next configuration.
+func (w *window) trim() {
+	w.reset(w.keepAll)
+	freed := max(0, len(w.free)-1)
+	if freed > 0 {
+		clear(w.free[1:])
+		w.free = w.free[:1]
+	}
+	if freed >= 128 {
 		// Megabytes of frontier: reclaim them for the analyses now rather
 		// than at the collector's next turn.
 		runtime.GC()

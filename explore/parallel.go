@@ -51,6 +51,7 @@ type expander struct {
 	lay  layout
 	acts []Action
 	outs []int
+	hit  int // the chunk of x.kview that held the last state expanded
 }
 
 // runParallel runs breadth-first search from the initial state, already
@@ -72,6 +73,8 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
 		x.kept.expanding(lo)
+		x.kept.seal() // the next level goes to chunks the workers do not read
+		x.kview = x.kept.view(x.kview)
 		if err := x.ctx.Err(); err != nil {
 			r.stopped = err
 			return true
@@ -102,6 +105,7 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 			e.sy = *sy
 			e.sy.out = spec.Outbox{}
 			e.sy.memo = &e.memo
+			e.hit = 0
 		}
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
@@ -147,6 +151,7 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 				}
 			}
 			first := lo + int32(c)*size
+			x.kept.expanding(first) // chunks before it are free for the next level
 			ended = x.takeChunk(first, min(first+size, hi), d, out, r)
 			tokens <- struct{}{}
 		}
@@ -172,7 +177,10 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 	out.buf, out.cands, out.ncand, out.err = out.buf[:0], out.cands[:0], out.ncand[:0], nil
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	for i := first; i < end; i++ {
-		p := x.kept.get(i)
+		if !x.kview[e.hit].holds(i) {
+			e.hit = findIn(x.kview, i)
+		}
+		p := x.kview[e.hit].get(i)
 		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
 		e.acts = sy.Enabled(&e.cur, e.acts[:0])
 		for ai, a := range e.acts {

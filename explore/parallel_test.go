@@ -22,6 +22,11 @@ func TestParallelSearchAgrees(t *testing.T) {
 	if testing.Short() {
 		maxN = 4
 	}
+	// Chunks of encodings of a state or two: the workers find their
+	// states across many chunks while the searcher recycles them.
+	saved := chunkSize
+	chunkSize = 64
+	defer func() { chunkSize = saved }()
 	for _, m := range protocols.All() {
 		for n := 2; n <= maxN; n++ {
 			for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {

@@ -89,6 +89,7 @@ type searcher struct {
 	par   int
 	exps  []*expander
 	ring  []*expansion
+	kview []chunk // the chunks of the level the workers expand
 	tcur  State
 	tmsgs []spec.Message
 	lay   layout // of the state being expanded
