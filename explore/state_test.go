@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/elcheck/elcheck/protocols"
@@ -83,5 +84,33 @@ func TestReaderMessage(t *testing.T) {
 	}
 	if r.bad || r.p != len(b) {
 		t.Fatalf("reader: bad %v, at %d of %d", r.bad, r.p, len(b))
+	}
+}
+
+// TestFingerprintSpreads checks the fingerprint on what the visited set
+// relies on: every length from 0 to 200 (each code path of the hash), each
+// one-bit change of the input, and no collision among them.
+func TestFingerprintSpreads(t *testing.T) {
+	seen := map[uint64]string{}
+	add := func(b []byte, what string) {
+		fp := fingerprint(b)
+		if prev, ok := seen[fp]; ok {
+			t.Fatalf("%s and %s have the same fingerprint %x", what, prev, fp)
+		}
+		seen[fp] = what
+	}
+	for n := 0; n <= 200; n++ {
+		b := make([]byte, n)
+		add(b, fmt.Sprintf("%d zero bytes", n))
+		for i := range n {
+			for bit := range 8 {
+				b[i] ^= 1 << bit
+				add(b, fmt.Sprintf("%d zero bytes with bit %d of byte %d set", n, bit, i))
+				b[i] ^= 1 << bit
+			}
+		}
+	}
+	if fingerprint([]byte("elcheck")) != fingerprint([]byte("elcheck")) {
+		t.Fatal("fingerprint is not a function of its input")
 	}
 }
