@@ -50,7 +50,6 @@ type expander struct {
 	msgs []spec.Message
 	lay  layout
 	acts []Action
-	outs []int
 	hit  int // the chunk of x.kview that held the last state expanded
 }
 
@@ -184,17 +183,25 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
 		e.acts = sy.Enabled(&e.cur, e.acts[:0])
 		for ai, a := range e.acts {
-			t, sends, err := sy.applyInto(&e.cur, a, &e.sc)
+			off := int32(len(out.buf))
+			var err *StepError
+			if sy.splices() {
+				out.buf, err = sy.spliceStep(out.buf, &e.sc, p, &e.lay, &e.cur, a)
+			} else { // bag channels: build the successor and encode it
+				var t State
+				if t, _, err = sy.applyInto(&e.cur, a, &e.sc); err == nil {
+					out.buf = t.Encode(out.buf)
+				}
+			}
 			if err == nil && samplePurity(x.opts.PurityEvery, i, ai) {
 				err = sy.CheckPurity(&e.cur, a)
 			}
 			if err != nil {
+				out.buf = out.buf[:off]
 				out.err, out.errAct = err, a
 				out.ncand = append(out.ncand, int32(ai))
 				return
 			}
-			off := int32(len(out.buf))
-			out.buf, e.outs = sy.successorEncoding(out.buf, e.outs, p, &e.lay, &e.cur, &t, a, sends)
 			out.cands = append(out.cands, candidate{off: off, end: int32(len(out.buf)),
 				fp: fingerprint(out.buf[off:]), k: int32(ai)})
 		}

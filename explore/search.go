@@ -403,6 +403,7 @@ func (x *searcher) run(sy *System) configResult {
 		}
 		d := x.depthOf(i)
 		penc := x.kept.get(i)
+		lean := sy.splices() && !x.weighted()
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
 		s := &x.cur
 		// check, called below, reuses x.acts: keep this state's own list.
@@ -420,7 +421,26 @@ func (x *searcher) run(sy *System) configResult {
 			if len(acts) != len(x.expand) {
 				k = slices.Index(x.expand, a)
 			}
-			t, sends, err := sy.applyInto(s, a, &x.sc)
+			// Lean: splice the successor's encoding without building it,
+			// and decode a new state's local states only, for its checks.
+			var t State
+			var err *StepError
+			if lean {
+				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
+			} else {
+				var sends []spec.Send
+				t, sends, err = sy.applyInto(s, a, &x.sc)
+				if err == nil {
+					for _, c := range x.opts.Costs {
+						w := int64(0)
+						for _, snd := range sends {
+							w += c.Of(snd.Msg)
+						}
+						x.weights.push(w)
+					}
+					x.enc, x.outs = sy.successorEncoding(x.enc[:0], x.outs, penc, &x.lay, s, &t, a, sends)
+				}
+			}
 			if err == nil && samplePurity(x.opts.PurityEvery, i, k) {
 				err = sy.CheckPurity(s, a)
 			}
@@ -429,14 +449,6 @@ func (x *searcher) run(sy *System) configResult {
 				return r
 			}
 			r.transitions++
-			for _, c := range x.opts.Costs {
-				w := int64(0)
-				for _, snd := range sends {
-					w += c.Of(snd.Msg)
-				}
-				x.weights.push(w)
-			}
-			x.enc, x.outs = sy.successorEncoding(x.enc[:0], x.outs, penc, &x.lay, s, &t, a, sends)
 			j, fresh := x.addEncoded(x.enc, i, k, d+1)
 			x.addEdge(j)
 			if !fresh {
@@ -450,7 +462,14 @@ func (x *searcher) run(sy *System) configResult {
 				r.stopped = errStateLimit
 				return r
 			}
-			if v := x.check(j, &t, &r); v != nil {
+			var v *Violation
+			if lean {
+				inFlight := decodeLocals(&x.tcur, x.kept.get(j), sy.N(), len(sy.Config.Topology.Edges))
+				v = x.checkView(j, &x.tcur, inFlight, &r)
+			} else {
+				v = x.check(j, &t, &r)
+			}
+			if v != nil {
 				r.violation = v
 				return r
 			}

@@ -51,6 +51,11 @@ func TestEncodeSuccessor(t *testing.T) {
 						if !bytes.Equal(got, want) {
 							t.Fatalf("%s %v: after %+v: spliced %x, encoded %x", m.Info().Name, cfg, a, got, want)
 						}
+						var sc scratch
+						lean, err := sy.spliceStep(nil, &sc, p, &lay, &s, a)
+						if err != nil || !bytes.Equal(lean, want) {
+							t.Fatalf("%s %v: after %+v: spliceStep gave %x (%v), encoded %x", m.Info().Name, cfg, a, lean, err, want)
+						}
 						transitions++
 						if !seen[string(want)] {
 							seen[string(want)] = true

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -162,13 +163,15 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 // scratch is the storage a searcher reuses from step to step, so that
 // taking a step allocates almost nothing: the hot path of the explorer.
 type scratch struct {
-	local  []byte
-	clocks []int32
-	locals [][]byte
-	chans  [][]spec.Message
-	bufs   [][]spec.Message // per channel, for the channels a step changes
-	stamp  []uint32         // stamp[e] == gen: channel e is in bufs
-	gen    uint32
+	local   []byte
+	outs    []int // spliceStep's channels sent on
+	changed []int // and the channels it changes
+	clocks  []int32
+	locals  [][]byte
+	chans   [][]spec.Message
+	bufs    [][]spec.Message // per channel, for the channels a step changes
+	stamp   []uint32         // stamp[e] == gen: channel e is in bufs
+	gen     uint32
 }
 
 // applyInto is Apply writing into sc: the successor and the sends are
@@ -230,8 +233,7 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	ports := sy.outEdge[a.Proc]
 	for _, snd := range sends {
 		if int(snd.Port) >= len(ports) {
-			return State{}, nil, &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
-				sy.describe(a), snd.Msg.Format(sy.Info.Messages), snd.Port, len(ports))}
+			return State{}, nil, sy.badPort(a, snd)
 		}
 		e := ports[snd.Port]
 		own(e)
@@ -250,6 +252,88 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	}
 	return t, sends, nil
 }
+
+// badPort is the error of a step that sent on a port its process does not
+// have.
+func (sy *System) badPort(a Action, snd spec.Send) *StepError {
+	return &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
+		sy.describe(a), snd.Msg.Format(sy.Info.Messages), snd.Port, len(sy.outEdge[a.Proc]))}
+}
+
+// spliceStep takes step a from s, encoded as p and laid out as lay, and
+// appends the successor's encoding to dst without building the successor:
+// the parts the step does not change are copied from p, as in
+// encodeSuccessor, and the bytes are the same as Encode's. Only for FIFO
+// channels without clocks (splices). The new local state is in sc.
+func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *State, a Action) ([]byte, *StepError) {
+	next, sends, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
+	if err != nil {
+		return dst, err
+	}
+	sc.local = next
+	ports := sy.outEdge[a.Proc]
+	outs := sc.outs[:0]
+	for _, snd := range sends {
+		if int(snd.Port) >= len(ports) {
+			return dst, sy.badPort(a, snd)
+		}
+		outs = append(outs, ports[snd.Port])
+	}
+	sc.outs = outs
+	n := len(s.Locals)
+	cur := int32(0) // p is copied up to here
+	part := func(c int) {
+		dst = append(dst, p[lay.at[cur]:lay.at[c]]...)
+		cur = int32(c) + 1
+	}
+	in := -1
+	if a.Kind == spec.Wake {
+		part(0)
+		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(a.Proc))))
+	} else {
+		in = a.Edge
+	}
+	part(1 + a.Proc)
+	dst = binary.AppendUvarint(dst, uint64(len(next)))
+	dst = append(dst, next...)
+	// The changed channels, in order: in and out, sorted, without repeats.
+	changed := append(sc.changed[:0], outs...)
+	if in >= 0 {
+		changed = append(changed, in)
+	}
+	slices.Sort(changed)
+	changed = slices.Compact(changed)
+	sc.changed = changed
+	for _, e := range changed {
+		c := 1 + n + e
+		part(c)
+		old := len(s.Chans[e])
+		from := lay.at[c] + int32(uvarintLen(uint64(old)))
+		now := old
+		if e == in {
+			from, now = lay.head[e], old-1
+		}
+		for _, o := range outs {
+			if o == e {
+				now++
+			}
+		}
+		dst = binary.AppendUvarint(dst, uint64(now))
+		dst = append(dst, p[from:lay.at[c+1]]...)
+		for k, snd := range sends {
+			if outs[k] == e {
+				m := snd.Msg
+				m.Time = 0
+				dst = spec.AppendMessage(dst, m)
+			}
+		}
+	}
+	return append(dst, p[lay.at[cur]:]...), nil
+}
+
+// splices reports whether successors' encodings can be spliced from their
+// parents' (spliceStep, encodeSuccessor): FIFO channels, no clocks.
+func (sy *System) splices() bool { return sy.Config.Channels == spec.FIFO && !sy.Clocks }
 
 // CheckPurity runs a's step twice more on s and reports a StepError if the
 // results differ: a step that reads a clock, a random source, a global or
