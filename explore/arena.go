@@ -1,7 +1,7 @@
 package explore
 
 import (
-	"runtime"
+	"runtime/debug"
 	"slices"
 )
 
@@ -166,9 +166,9 @@ func (w *window) trim() {
 		clear(w.free[1:])
 		w.free = w.free[:1]
 	}
-	if freed >= 128 {
-		// Megabytes of frontier: reclaim them for the analyses now rather
-		// than at the collector's next turn.
-		runtime.GC()
+	if freed >= 32 {
+		// Megabytes of frontier: give them back now. The analyses'
+		// arrays are larger than a chunk and could not reuse them.
+		debug.FreeOSMemory()
 	}
 }

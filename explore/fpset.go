@@ -3,10 +3,24 @@ package explore
 import "runtime"
 
 // fpSet is the visited set of fingerprint mode: open addressing with
-// linear probing over two flat arrays, so an insertion allocates nothing
-// (a Go map allocates buckets and hashes the key again). It maps a
-// fingerprint to the index of its state.
+// linear probing over flat arrays, so an insertion allocates nothing (a Go
+// map allocates buckets and hashes the key again). It maps a fingerprint
+// to the index of its state. The table is cut into segments by the top
+// bits of the fingerprint, each doubling on its own: a growth copies a
+// sixty-fourth of the table, not all of it, so memory never holds the old
+// table and the new one at once, and the load stays between the extremes
+// a single table swings between.
 type fpSet struct {
+	segs    [fpSegs]fpSeg
+	garbage int64 // bytes of outgrown segments since the last collection
+}
+
+const (
+	fpSegBits = 6
+	fpSegs    = 1 << fpSegBits
+)
+
+type fpSeg struct {
 	keys []uint64 // 0 marks an empty slot
 	vals []int32
 	n    int
@@ -14,16 +28,20 @@ type fpSet struct {
 
 // reset empties the set, keeping its storage.
 func (f *fpSet) reset() {
-	clear(f.keys)
-	f.n = 0
+	for i := range f.segs {
+		clear(f.segs[i].keys)
+		f.segs[i].n = 0
+	}
 }
 
+func (f *fpSet) seg(fp uint64) *fpSeg { return &f.segs[fp>>(64-fpSegBits)] }
+
 // slot returns where fp is, or the empty slot where it would go. The
-// table must not be empty.
-func (f *fpSet) slot(fp uint64) (uint64, bool) {
-	mask := uint64(len(f.keys) - 1)
+// segment must not be empty.
+func (s *fpSeg) slot(fp uint64) (uint64, bool) {
+	mask := uint64(len(s.keys) - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
-		switch f.keys[i] {
+		switch s.keys[i] {
 		case fp:
 			return i, true
 		case 0:
@@ -40,44 +58,63 @@ func key(fp uint64) uint64 { return max(fp, 1) }
 // stored for fp and whether fp was already present (TLC's FPSet.put).
 func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
 	fp = key(fp)
-	if 4*(f.n+1) > 3*len(f.keys) {
-		f.grow()
+	s := f.seg(fp)
+	if 4*(s.n+1) > 3*len(s.keys) {
+		f.grow(s)
 	}
-	i, found := f.slot(fp)
+	i, found := s.slot(fp)
 	if found {
-		return f.vals[i], true
+		return s.vals[i], true
 	}
-	f.keys[i], f.vals[i] = fp, v
-	f.n++
+	s.keys[i], s.vals[i] = fp, v
+	s.n++
 	return v, false
 }
 
 // get returns the index stored for fp, if any.
 func (f *fpSet) get(fp uint64) (int32, bool) {
-	if len(f.keys) == 0 {
+	fp = key(fp)
+	s := f.seg(fp)
+	if len(s.keys) == 0 {
 		return 0, false
 	}
-	i, found := f.slot(key(fp))
-	return f.vals[i], found
+	i, found := s.slot(fp)
+	return s.vals[i], found
 }
 
-func (f *fpSet) grow() {
-	keys, vals := f.keys, f.vals
-	size := max(1024, 2*len(keys))
-	f.keys, f.vals, f.n = make([]uint64, size), make([]int32, size), 0
+func (f *fpSet) grow(s *fpSeg) {
+	keys, vals := s.keys, s.vals
+	size := max(16, 2*len(keys))
+	s.keys, s.vals, s.n = make([]uint64, size), make([]int32, size), 0
 	for i, k := range keys {
 		if k != 0 {
-			f.put(k, vals[i])
+			j, _ := s.slot(k)
+			s.keys[j], s.vals[j] = k, vals[i]
+			s.n++
 		}
 	}
-	if len(keys) >= bigTable {
-		// The old table is a third of the new heap: reclaim it now rather
-		// than at the collector's next turn, which GOGC may put far off.
-		keys, vals = nil, nil
+	if f.garbage += int64(len(keys)) * 12; f.garbage > 4<<20 {
+		// Outgrown segments add up: reclaim them now rather than at the
+		// collector's next turn, which GOGC may put far off.
+		f.garbage = 0
 		runtime.GC()
 	}
 }
 
-// bigTable is the number of slots from which a table outgrown is
-// collected at once.
-const bigTable = 1 << 18
+// len is the number of fingerprints in the set.
+func (f *fpSet) len() int {
+	n := 0
+	for i := range f.segs {
+		n += f.segs[i].n
+	}
+	return n
+}
+
+// bytes is what the table takes.
+func (f *fpSet) bytes() int64 {
+	b := int64(0)
+	for i := range f.segs {
+		b += int64(len(f.segs[i].keys)) * 12
+	}
+	return b
+}

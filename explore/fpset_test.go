@@ -32,7 +32,7 @@ func TestFPSet(t *testing.T) {
 		t.Errorf("get(0) = %d, %v", v, ok)
 	}
 	f.reset()
-	if _, ok := f.get(mix(1)); ok || f.n != 0 {
+	if _, ok := f.get(mix(1)); ok || f.len() != 0 {
 		t.Error("reset did not empty the set")
 	}
 }

@@ -473,7 +473,9 @@ func (x *searcher) run(sy *System) configResult {
 				r.violation = v
 				return r
 			}
-			stack = append(stack, j)
+			if !x.bfs {
+				stack = append(stack, j)
+			}
 		}
 		x.endEdges(i)
 	}
@@ -581,7 +583,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 // the graph.
 func (x *searcher) memBytes() int64 {
 	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
-	return x.kept.bytes() + int64(x.states())*perState + int64(len(x.seenFP.keys))*12 +
+	return x.kept.bytes() + int64(x.states())*perState + x.seenFP.bytes() +
 		int64(x.ebytes.len()) + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
 }
 

@@ -322,15 +322,11 @@ func mix(x uint64) uint64 {
 func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Message, proc, in int, out []int) []byte {
 	n := len(t.Locals)
 	cur := int32(0) // p is copied up to here
-	part := func(c int) {
-		dst = append(dst, p[lay.at[cur]:lay.at[c]]...)
-		cur = int32(c) + 1
-	}
 	if in < 0 {
-		part(0)
+		dst, cur = copyUpTo(dst, p, lay, cur, 0)
 		dst = binary.AppendUvarint(dst, uint64(t.Wake))
 	}
-	part(1 + proc)
+	dst, cur = copyUpTo(dst, p, lay, cur, 1+proc)
 	dst = binary.AppendUvarint(dst, uint64(len(t.Locals[proc])))
 	dst = append(dst, t.Locals[proc]...)
 	// The changed channels, in order: in and out, sorted, without repeats.
@@ -347,7 +343,7 @@ func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Messag
 	slices.Sort(changed)
 	for _, e := range changed {
 		c := 1 + n + e
-		part(c)
+		dst, cur = copyUpTo(dst, p, lay, cur, c)
 		old, now := len(chans[e]), len(t.Chans[e])
 		dst = binary.AppendUvarint(dst, uint64(now))
 		from := lay.at[c] + int32(uvarintLen(uint64(old)))
@@ -361,6 +357,13 @@ func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Messag
 		}
 	}
 	return append(dst, p[lay.at[cur]:]...)
+}
+
+// copyUpTo appends p's parts from cur up to part c (not included) to dst,
+// and returns the part after c as the new cur: the successor's part c is
+// written next.
+func copyUpTo(dst, p []byte, lay *layout, cur int32, c int) ([]byte, int32) {
+	return append(dst, p[lay.at[cur]:lay.at[c]]...), int32(c) + 1
 }
 
 // uvarintLen is the length of v's uvarint encoding.

@@ -282,18 +282,14 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	sc.outs = outs
 	n := len(s.Locals)
 	cur := int32(0) // p is copied up to here
-	part := func(c int) {
-		dst = append(dst, p[lay.at[cur]:lay.at[c]]...)
-		cur = int32(c) + 1
-	}
 	in := -1
 	if a.Kind == spec.Wake {
-		part(0)
+		dst, cur = copyUpTo(dst, p, lay, cur, 0)
 		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(a.Proc))))
 	} else {
 		in = a.Edge
 	}
-	part(1 + a.Proc)
+	dst, cur = copyUpTo(dst, p, lay, cur, 1+a.Proc)
 	dst = binary.AppendUvarint(dst, uint64(len(next)))
 	dst = append(dst, next...)
 	// The changed channels, in order: in and out, sorted, without repeats.
@@ -306,7 +302,7 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	sc.changed = changed
 	for _, e := range changed {
 		c := 1 + n + e
-		part(c)
+		dst, cur = copyUpTo(dst, p, lay, cur, c)
 		old := len(s.Chans[e])
 		from := lay.at[c] + int32(uvarintLen(uint64(old)))
 		now := old
