@@ -11,6 +11,10 @@ import (
 // configuration: termination (no cycle) and the fewest and most messages
 // over complete executions, against the declared bound.
 func (x *searcher) analyse(r *configResult) {
+	if x.layered && !x.weighted() && !x.opts.Time {
+		x.analyseLayered(r)
+		return
+	}
 	n := x.states()
 	indeg := make([]int32, n)
 	for v := range n {
@@ -113,6 +117,36 @@ func (x *searcher) analyse(r *configResult) {
 		c.MinTime, c.MaxTime = r.minTime, r.maxTime
 	}
 	r.costs = c
+}
+
+// analyseLayered is analyse for a layered graph (searcher.layered): every
+// edge goes from a depth to the next, so there is no cycle, and every path
+// to a state has its depth as length; the message counts follow from the
+// terminal states' depths, and any path to a terminal state, the trace
+// breadth-first search recorded, is a heaviest one. Most graphs of
+// message-passing protocols are layered: the number of events that reach
+// a state is usually a function of the state.
+func (x *searcher) analyseLayered(r *configResult) {
+	wakes := int64(x.sy.Config.Initiators.Len())
+	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
+	for v := range x.states() {
+		if !x.terminal(v) {
+			continue
+		}
+		l := int64(x.depthOf(v))
+		if minLen < 0 || l < minLen {
+			minLen = l
+		}
+		if l > maxLen {
+			maxLen, worst = l, v
+		}
+	}
+	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
+	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
+		r.violation = x.violation(invariants.MessageBound,
+			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
+			x.trace(worst))
+	}
 }
 
 // pathRange returns the least and the greatest total weight of a path from

@@ -38,6 +38,7 @@ type candidate struct {
 	off, end int32 // its encoding in buf
 	fp       uint64
 	k        int32 // the action's number in the state's enabled list
+	same     bool  // the state has its parent's decisions and is not terminal
 }
 
 // expander is a worker's private storage: its own copy of the transition
@@ -182,11 +183,14 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 		p := x.kview[e.hit].get(i)
 		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
 		e.acts = sy.Enabled(&e.cur, e.acts[:0])
+		inFlight := e.cur.InFlight()
 		for ai, a := range e.acts {
 			off := int32(len(out.buf))
 			var err *StepError
+			same := false
 			if sy.splices() {
 				out.buf, err = sy.spliceStep(out.buf, &e.sc, p, &e.lay, &e.cur, a)
+				same = err == nil && sy.sameAsParent(&e.cur, inFlight, a, e.sc.local, len(e.sc.outs))
 			} else { // bag channels: build the successor and encode it
 				var t State
 				if t, _, err = sy.applyInto(&e.cur, a, &e.sc); err == nil {
@@ -203,7 +207,7 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 				return
 			}
 			out.cands = append(out.cands, candidate{off: off, end: int32(len(out.buf)),
-				fp: fingerprint(out.buf[off:]), k: int32(ai)})
+				fp: fingerprint(out.buf[off:]), k: int32(ai), same: same})
 		}
 		out.ncand = append(out.ncand, int32(len(e.acts)))
 	}
@@ -213,8 +217,6 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 // the sequential search takes successors; it reports whether the search
 // ended (a violation or a stop, in r).
 func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResult) bool {
-	sy := x.sy
-	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	if x.memLimit > 0 && x.memBytes() > x.memLimit {
 		r.stopped = errMemory
 		return true
@@ -233,6 +235,7 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 			j, fresh := x.addFingerprinted(enc, cd.fp, i, int(cd.k), d+1)
 			x.addEdge(j)
 			if !fresh {
+				x.noteDuplicate(j, d)
 				continue
 			}
 			r.states++
@@ -241,8 +244,7 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 				r.stopped = errStateLimit
 				return true
 			}
-			inFlight := decodeLocals(&x.tcur, enc, n, k)
-			if v := x.checkView(j, &x.tcur, inFlight, r); v != nil {
+			if v := x.checkNew(j, enc, cd.same, r); v != nil {
 				r.violation = v
 				return true
 			}

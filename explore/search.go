@@ -63,6 +63,10 @@ type searcher struct {
 	// records both (depth, eend).
 	bfs         bool
 	levels      []int32
+	// layered: every edge found so far goes from a depth to the next, so
+	// every path to a state has its depth as length (no cycle, and the
+	// longest path is the shortest).
+	layered     bool
 	depth, eend pages[int32]
 	// The edges (edges.go): blocks of varints, and the block being
 	// written.
@@ -132,6 +136,7 @@ func (x *searcher) reset(sy *System) {
 	x.act.reset()
 	clear(x.actBig)
 	x.bfs = x.opts.Search == BFS
+	x.layered = x.bfs
 	x.levels = x.levels[:0]
 	x.weights.reset()
 	x.kept.reset(x.opts.Search == DFS || x.keepStates)
@@ -297,7 +302,54 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 			}
 		}
 	}
-	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 && !terminal {
+	if terminal {
+		return nil
+	}
+	return x.checkUniform(i, r)
+}
+
+// noteDuplicate records an edge of the state being expanded, at depth d,
+// to state j, found before: unless j is at depth d+1, the graph is not
+// layered.
+func (x *searcher) noteDuplicate(j, d int32) {
+	if x.bfs && (len(x.levels) <= int(d)+1 || j < x.levels[d+1]) {
+		x.layered = false
+	}
+}
+
+// checkNew runs the state properties on new state i, encoded as enc, whose
+// step changed no decision of the state it was reached from and left
+// something enabled (same), or not. A state like its parent passes the
+// properties of decisions its parent passed, and is not terminal, so only
+// the uniformity sample remains: most new states need not be decoded.
+func (x *searcher) checkNew(i int32, enc []byte, same bool, r *configResult) *Violation {
+	if same {
+		return x.checkUniform(i, r)
+	}
+	inFlight := decodeLocals(&x.tcur, enc, x.sy.N(), len(x.sy.Config.Topology.Edges))
+	return x.checkView(i, &x.tcur, inFlight, r)
+}
+
+// sameAsParent reports whether the successor of s by a, whose step left
+// process a.Proc in local state next and sent sent messages, has the
+// decisions of s and is not terminal (checkNew); inFlight is s's.
+func (sy *System) sameAsParent(s *State, inFlight int, a Action, next []byte, sent int) bool {
+	if sy.Machine.Decision(next) != sy.Machine.Decision(s.Locals[a.Proc]) {
+		return false
+	}
+	wake := s.Wake
+	if a.Kind == spec.Wake {
+		wake &^= 1 << uint(a.Proc)
+	} else {
+		inFlight--
+	}
+	return wake != 0 || inFlight+sent > 0
+}
+
+// checkUniform checks uniformity on state i, a non-terminal state, if it
+// is in the sample.
+func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
+	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 {
 		r.uniformChecked++
 		// s may be scratch storage that the check's own steps would reuse.
 		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
@@ -406,6 +458,7 @@ func (x *searcher) run(sy *System) configResult {
 		lean := sy.splices() && !x.weighted()
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
 		s := &x.cur
+		inFlight := s.InFlight()
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
 		acts := x.expand
@@ -425,8 +478,10 @@ func (x *searcher) run(sy *System) configResult {
 			// and decode a new state's local states only, for its checks.
 			var t State
 			var err *StepError
+			same := false
 			if lean {
 				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
+				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.local, len(x.sc.outs))
 			} else {
 				var sends []spec.Send
 				t, sends, err = sy.applyInto(s, a, &x.sc)
@@ -452,6 +507,7 @@ func (x *searcher) run(sy *System) configResult {
 			j, fresh := x.addEncoded(x.enc, i, k, d+1)
 			x.addEdge(j)
 			if !fresh {
+				x.noteDuplicate(j, d)
 				continue
 			}
 			r.states++
@@ -464,8 +520,7 @@ func (x *searcher) run(sy *System) configResult {
 			}
 			var v *Violation
 			if lean {
-				inFlight := decodeLocals(&x.tcur, x.kept.get(j), sy.N(), len(sy.Config.Topology.Edges))
-				v = x.checkView(j, &x.tcur, inFlight, &r)
+				v = x.checkNew(j, x.kept.get(j), same, &r)
 			} else {
 				v = x.check(j, &t, &r)
 			}
