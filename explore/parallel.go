@@ -181,9 +181,10 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 			e.hit = findIn(x.kview, i)
 		}
 		p := x.kview[e.hit].get(i)
+		e.lay.headsOnly = sy.splices()
 		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
 		e.acts = sy.Enabled(&e.cur, e.acts[:0])
-		inFlight := e.cur.InFlight()
+		inFlight := e.lay.inFlight()
 		for ai, a := range e.acts {
 			off := int32(len(out.buf))
 			var err *StepError

@@ -61,8 +61,8 @@ type searcher struct {
 	// a state's depth follows from where each level starts (levels), and
 	// its edges end where the next state's start. Depth-first search
 	// records both (depth, eend).
-	bfs         bool
-	levels      []int32
+	bfs    bool
+	levels []int32
 	// layered: every edge found so far goes from a depth to the next, so
 	// every path to a state has its depth as length (no cycle, and the
 	// longest path is the shortest).
@@ -456,9 +456,11 @@ func (x *searcher) run(sy *System) configResult {
 		d := x.depthOf(i)
 		penc := x.kept.get(i)
 		lean := sy.splices() && !x.weighted()
+		// Lean expansion without reduction reads only channel heads.
+		x.lay.headsOnly = lean && !x.reduce
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
 		s := &x.cur
-		inFlight := s.InFlight()
+		inFlight := x.lay.inFlight()
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
 		acts := x.expand

@@ -71,6 +71,12 @@ func DecodeState(b []byte, n, k int) State {
 // end; head[e] is where channel e's second message starts.
 type layout struct {
 	at, head []int32
+	// count[e] is the number of messages in channel e. With headsOnly,
+	// decodeInto decodes only the first message of each channel (all
+	// that Enabled reads on FIFO channels), and the state's channels hold
+	// just that: count has the real lengths.
+	count     []int32
+	headsOnly bool
 }
 
 // decodeInto decodes b into s, reusing s's slices and msgs (which holds
@@ -78,9 +84,12 @@ type layout struct {
 // lay is not nil it records the layout of b.
 func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) []spec.Message {
 	d := reader{b: b}
+	heads := false
 	if lay != nil {
 		lay.at = append(lay.at[:0], 0)
 		lay.head = lay.head[:0]
+		lay.count = lay.count[:0]
+		heads = lay.headsOnly
 	}
 	s.Wake = spec.Set(d.uint())
 	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
@@ -102,16 +111,30 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 			lay.at = append(lay.at, int32(d.p))
 		}
 		c := int(d.uint())
-		counts = append(counts, c)
-		for j := range c {
-			msgs = append(msgs, d.message())
-			if lay != nil && j == 0 {
+		if lay != nil {
+			lay.count = append(lay.count, int32(c))
+		}
+		if heads {
+			if c > 0 {
+				msgs = append(msgs, d.message())
+			}
+			lay.head = append(lay.head, int32(d.p))
+			for range c - 1 {
+				d.skipMessage()
+			}
+			c = min(c, 1)
+		} else {
+			for j := range c {
+				msgs = append(msgs, d.message())
+				if lay != nil && j == 0 {
+					lay.head = append(lay.head, int32(d.p))
+				}
+			}
+			if lay != nil && c == 0 {
 				lay.head = append(lay.head, int32(d.p))
 			}
 		}
-		if lay != nil && c == 0 {
-			lay.head = append(lay.head, int32(d.p))
-		}
+		counts = append(counts, c)
 	}
 	if lay != nil {
 		lay.at = append(lay.at, int32(d.p))
@@ -161,6 +184,15 @@ func decodeLocals(s *State, b []byte, n, k int) int {
 		panic("explore: corrupt state encoding")
 	}
 	return inFlight
+}
+
+// inFlight is the number of messages in flight in the state laid out.
+func (lay *layout) inFlight() int {
+	n := 0
+	for _, c := range lay.count {
+		n += int(c)
+	}
+	return n
 }
 
 // reader decodes what State.Encode writes, faster than spec.Decoder: no

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/elcheck/elcheck/protocols"
@@ -51,10 +52,20 @@ func TestEncodeSuccessor(t *testing.T) {
 						if !bytes.Equal(got, want) {
 							t.Fatalf("%s %v: after %+v: spliced %x, encoded %x", m.Info().Name, cfg, a, got, want)
 						}
+						// spliceStep, from the state decoded whole and heads only.
 						var sc scratch
 						lean, err := sy.spliceStep(nil, &sc, p, &lay, &s, a)
 						if err != nil || !bytes.Equal(lean, want) {
 							t.Fatalf("%s %v: after %+v: spliceStep gave %x (%v), encoded %x", m.Info().Name, cfg, a, lean, err, want)
+						}
+						hl := layout{headsOnly: true}
+						var hs State
+						decodeInto(&hs, nil, p, n, k, &hl)
+						if hl.inFlight() != s.InFlight() || !slices.Equal(sy.Enabled(&hs, nil), sy.Enabled(&s, nil)) {
+							t.Fatalf("%s %v: decoding heads only: %d in flight, enabled %v; whole: %d, %v", m.Info().Name, cfg, hl.inFlight(), sy.Enabled(&hs, nil), s.InFlight(), sy.Enabled(&s, nil))
+						}
+						if lean, err = sy.spliceStep(nil, &sc, p, &hl, &hs, a); err != nil || !bytes.Equal(lean, want) {
+							t.Fatalf("%s %v: after %+v, heads only: spliceStep gave %x (%v), encoded %x", m.Info().Name, cfg, a, lean, err, want)
 						}
 						transitions++
 						if !seen[string(want)] {

@@ -303,7 +303,7 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	for _, e := range changed {
 		c := 1 + n + e
 		dst, cur = copyUpTo(dst, p, lay, cur, c)
-		old := len(s.Chans[e])
+		old := int(lay.count[e]) // s's channels may hold just their heads
 		from := lay.at[c] + int32(uvarintLen(uint64(old)))
 		now := old
 		if e == in {
