@@ -78,3 +78,21 @@ func BenchmarkConfig(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSweep is `elcheck verify -algo=dkr -n=6` on one worker: many
+// small reduced configurations, each searched twice (the comparison-only
+// check), the headline workload. Its states/s counts both searches.
+func BenchmarkSweep(b *testing.B) {
+	m, _ := protocols.Lookup("dkr")
+	space := explore.Space{N: 6, Topology: m.Info().Topology, Channels: m.Info().Channels}
+	opts := explore.DefaultOptions()
+	opts.Workers = 1
+	var res *explore.Result
+	for b.Loop() {
+		res = explore.Check(context.Background(), m, space, opts)
+	}
+	if res.Verdict() != "VERIFIED" {
+		b.Fatalf("dkr n=6: %s", res.Verdict())
+	}
+	b.ReportMetric(float64(2*res.States)/(b.Elapsed().Seconds()/float64(b.N)), "states/s")
+}

@@ -94,6 +94,15 @@ type searcher struct {
 	exps  []*expander
 	ring  []*expansion
 	kview []chunk // the chunks of the level the workers expand
+	// ample's spliced successors (probe), and what it needs to splice.
+	abuf    []byte
+	aprobes []probe
+	alean   struct {
+		on       bool
+		penc     []byte
+		lay      *layout
+		inFlight int
+	}
 	tcur  State
 	tmsgs []spec.Message
 	lay   layout // of the state being expanded
@@ -464,11 +473,14 @@ func (x *searcher) run(sy *System) configResult {
 		// check, called below, reuses x.acts: keep this state's own list.
 		x.expand = sy.Enabled(s, x.expand[:0])
 		acts := x.expand
+		x.aprobes = x.aprobes[:0]
 		if x.reduce && len(acts) > 1 {
+			x.alean.on, x.alean.penc, x.alean.lay, x.alean.inFlight = lean, penc, &x.lay, inFlight
 			acts = x.ample(s, acts, func(enc []byte) bool {
 				j, seen := x.lookup(enc)
 				return seen && x.depthOf(j) <= d
 			})
+			x.alean.on = false
 		}
 		x.beginEdges(i)
 		for ai, a := range acts {
@@ -481,10 +493,14 @@ func (x *searcher) run(sy *System) configResult {
 			var t State
 			var err *StepError
 			same := false
-			if lean {
+			switch {
+			case len(x.aprobes) == len(acts): // ample spliced these already
+				pr := x.aprobes[ai]
+				x.enc, same = append(x.enc[:0], x.abuf[pr.off:pr.end]...), pr.same
+			case lean:
 				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
 				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.local, len(x.sc.outs))
-			} else {
+			default:
 				var sends []spec.Send
 				t, sends, err = sy.applyInto(s, a, &x.sc)
 				if err == nil {
@@ -585,7 +601,26 @@ func (x *searcher) ample(s *State, acts []Action, closes func(enc []byte) bool) 
 		}
 		before := sy.Machine.Decision(s.Locals[p])
 		ok := true
+		x.abuf, x.aprobes = x.abuf[:0], x.aprobes[:0]
 		for _, a := range cand {
+			if x.alean.on {
+				// Splice the successor as the search would, and keep it:
+				// if p's steps are the ample set, the search takes them
+				// from here instead of stepping again.
+				off := len(x.abuf)
+				var err *StepError
+				x.abuf, err = sy.spliceStep(x.abuf, &x.sc, x.alean.penc, x.alean.lay, s, a)
+				if err != nil || sy.Machine.Decision(x.sc.local) != before {
+					ok = false
+					break
+				}
+				x.aprobes = append(x.aprobes, probe{off, len(x.abuf), sy.sameAsParent(s, x.alean.inFlight, a, x.sc.local, len(x.sc.outs))})
+				if closes(x.abuf[off:]) {
+					ok = false
+					break
+				}
+				continue
+			}
 			t, _, err := sy.applyInto(s, a, &x.sc)
 			if err != nil || sy.Machine.Decision(t.Locals[p]) != before {
 				ok = false
@@ -601,7 +636,15 @@ func (x *searcher) ample(s *State, acts []Action, closes func(enc []byte) bool) 
 			return cand
 		}
 	}
+	x.aprobes = x.aprobes[:0]
 	return acts
+}
+
+// probe is a successor ample spliced: its encoding in searcher.abuf, and
+// whether it is like its parent (checkNew).
+type probe struct {
+	off, end int
+	same     bool
 }
 
 // inputsFull reports whether, on FIFO channels, every channel into p holds
