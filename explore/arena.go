@@ -90,16 +90,20 @@ func (w *window) index(i int32) int {
 // findChunk returns the position in cs (in state order) of the chunk that
 // holds state i.
 func findChunk(cs []*chunk, i int32) int {
-	k, _ := slices.BinarySearchFunc(cs, i, func(c *chunk, i int32) int {
-		switch {
-		case i < c.first:
-			return 1
-		case c.holds(i):
-			return 0
-		}
-		return -1
-	})
+	k, _ := slices.BinarySearchFunc(cs, i, (*chunk).order)
 	return k
+}
+
+// order compares c with state i, for binary search: 0 if c holds i, 1 if
+// i comes before c, -1 after.
+func (c *chunk) order(i int32) int {
+	switch {
+	case i < c.first:
+		return 1
+	case c.holds(i):
+		return 0
+	}
+	return -1
 }
 
 // view appends copies of the live chunks to dst: workers find states in
@@ -116,15 +120,7 @@ func (w *window) view(dst []chunk) []chunk {
 
 // findIn is findChunk over a view.
 func findIn(cs []chunk, i int32) int {
-	k, _ := slices.BinarySearchFunc(cs, i, func(c chunk, i int32) int {
-		switch {
-		case i < c.first:
-			return 1
-		case c.holds(i):
-			return 0
-		}
-		return -1
-	})
+	k, _ := slices.BinarySearchFunc(cs, i, func(c chunk, i int32) int { return c.order(i) })
 	return k
 }
 

@@ -317,6 +317,17 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 	return x.checkUniform(i, r)
 }
 
+// addWeights records the costs (Options.Costs) of a step's sends.
+func (x *searcher) addWeights(sends []spec.Send) {
+	for _, c := range x.opts.Costs {
+		w := int64(0)
+		for _, snd := range sends {
+			w += c.Of(snd.Msg)
+		}
+		x.weights.push(w)
+	}
+}
+
 // noteDuplicate records an edge of the state being expanded, at depth d,
 // to state j, found before: unless j is at depth d+1, the graph is not
 // layered.
@@ -464,7 +475,7 @@ func (x *searcher) run(sy *System) configResult {
 		}
 		d := x.depthOf(i)
 		penc := x.kept.get(i)
-		lean := sy.splices() && !x.weighted()
+		lean := sy.splices()
 		// Lean expansion without reduction reads only channel heads.
 		x.lay.headsOnly = lean && !x.reduce
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
@@ -475,7 +486,7 @@ func (x *searcher) run(sy *System) configResult {
 		acts := x.expand
 		x.aprobes = x.aprobes[:0]
 		if x.reduce && len(acts) > 1 {
-			x.alean.on, x.alean.penc, x.alean.lay, x.alean.inFlight = lean, penc, &x.lay, inFlight
+			x.alean.on, x.alean.penc, x.alean.lay, x.alean.inFlight = lean && !x.weighted(), penc, &x.lay, inFlight
 			acts = x.ample(s, acts, func(enc []byte) bool {
 				j, seen := x.lookup(enc)
 				return seen && x.depthOf(j) <= d
@@ -500,18 +511,14 @@ func (x *searcher) run(sy *System) configResult {
 			case lean:
 				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
 				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.local, len(x.sc.outs))
-			default:
-				var sends []spec.Send
-				t, sends, err = sy.applyInto(s, a, &x.sc)
 				if err == nil {
-					for _, c := range x.opts.Costs {
-						w := int64(0)
-						for _, snd := range sends {
-							w += c.Of(snd.Msg)
-						}
-						x.weights.push(w)
-					}
-					x.enc, x.outs = sy.successorEncoding(x.enc[:0], x.outs, penc, &x.lay, s, &t, a, sends)
+					x.addWeights(x.sc.sends)
+				}
+			default: // bag channels or clocks: build the successor, encode it
+				var sends []spec.Send
+				if t, sends, err = sy.applyInto(s, a, &x.sc); err == nil {
+					x.addWeights(sends)
+					x.enc = t.Encode(x.enc[:0])
 				}
 			}
 			if err == nil && samplePurity(x.opts.PurityEvery, i, k) {

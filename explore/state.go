@@ -345,52 +345,6 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-// encodeSuccessor appends to dst the encoding of t, the successor of the
-// state whose encoding is p (laid out as lay) by a step of process proc
-// that delivered from channel in (or woke up, in < 0) and changed the
-// channels out: the parts the step did not change are copied from p. It
-// gives the bytes Encode gives, on FIFO channels without clocks; chans is
-// the parent's channels.
-func encodeSuccessor(dst, p []byte, lay *layout, t *State, chans [][]spec.Message, proc, in int, out []int) []byte {
-	n := len(t.Locals)
-	cur := int32(0) // p is copied up to here
-	if in < 0 {
-		dst, cur = copyUpTo(dst, p, lay, cur, 0)
-		dst = binary.AppendUvarint(dst, uint64(t.Wake))
-	}
-	dst, cur = copyUpTo(dst, p, lay, cur, 1+proc)
-	dst = binary.AppendUvarint(dst, uint64(len(t.Locals[proc])))
-	dst = append(dst, t.Locals[proc]...)
-	// The changed channels, in order: in and out, sorted, without repeats.
-	var buf [8]int
-	changed := buf[:0]
-	if in >= 0 {
-		changed = append(changed, in)
-	}
-	for _, e := range out {
-		if !slices.Contains(changed, e) {
-			changed = append(changed, e)
-		}
-	}
-	slices.Sort(changed)
-	for _, e := range changed {
-		c := 1 + n + e
-		dst, cur = copyUpTo(dst, p, lay, cur, c)
-		old, now := len(chans[e]), len(t.Chans[e])
-		dst = binary.AppendUvarint(dst, uint64(now))
-		from := lay.at[c] + int32(uvarintLen(uint64(old)))
-		kept := old
-		if e == in {
-			from, kept = lay.head[e], old-1
-		}
-		dst = append(dst, p[from:lay.at[c+1]]...)
-		for _, m := range t.Chans[e][kept:] {
-			dst = spec.AppendMessage(dst, m)
-		}
-	}
-	return append(dst, p[lay.at[cur]:]...)
-}
-
 // copyUpTo appends p's parts from cur up to part c (not included) to dst,
 // and returns the part after c as the new cur: the successor's part c is
 // written next.
@@ -400,24 +354,6 @@ func copyUpTo(dst, p []byte, lay *layout, cur int32, c int) ([]byte, int32) {
 
 // uvarintLen is the length of v's uvarint encoding.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
-
-// successorEncoding appends the encoding of t, the successor of s (encoded
-// as p, laid out as lay) by a, which sent sends: spliced from p on FIFO
-// channels without clocks, encoded whole otherwise. outs is scratch space.
-func (sy *System) successorEncoding(dst []byte, outs []int, p []byte, lay *layout, s, t *State, a Action, sends []spec.Send) ([]byte, []int) {
-	if sy.Config.Channels != spec.FIFO || sy.Clocks {
-		return t.Encode(dst), outs
-	}
-	outs = outs[:0]
-	for _, snd := range sends {
-		outs = append(outs, sy.outEdge[a.Proc][snd.Port])
-	}
-	in := a.Edge
-	if a.Kind == spec.Wake {
-		in = -1
-	}
-	return encodeSuccessor(dst, p, lay, t, s.Chans, a.Proc, in, outs), outs
-}
 
 // samplePurity reports whether the purity check re-runs step k of state i:
 // about one step in every, chosen by position so that any number of

@@ -164,8 +164,9 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 // taking a step allocates almost nothing: the hot path of the explorer.
 type scratch struct {
 	local   []byte
-	outs    []int // spliceStep's channels sent on
-	changed []int // and the channels it changes
+	sends   []spec.Send // spliceStep's sends
+	outs    []int       // the channels they go on
+	changed []int       // and the channels it changes
 	clocks  []int32
 	locals  [][]byte
 	chans   [][]spec.Message
@@ -262,14 +263,17 @@ func (sy *System) badPort(a Action, snd spec.Send) *StepError {
 
 // spliceStep takes step a from s, encoded as p and laid out as lay, and
 // appends the successor's encoding to dst without building the successor:
-// the parts the step does not change are copied from p, as in
-// encodeSuccessor, and the bytes are the same as Encode's. Only for FIFO
-// channels without clocks (splices). The new local state is in sc.
+// the parts the step does not change (other processes' local states, the
+// channels it neither pops nor pushes) are copied from p, and the bytes are
+// the same as Encode's. Only for FIFO channels without clocks (splices).
+// The new local state is in sc, and the step's sends in sc.sends until the
+// next step.
 func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *State, a Action) ([]byte, *StepError) {
 	next, sends, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
 	if err != nil {
 		return dst, err
 	}
+	sc.sends = sends
 	sc.local = next
 	ports := sy.outEdge[a.Proc]
 	outs := sc.outs[:0]
@@ -328,7 +332,7 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 }
 
 // splices reports whether successors' encodings can be spliced from their
-// parents' (spliceStep, encodeSuccessor): FIFO channels, no clocks.
+// parents' (spliceStep): FIFO channels, no clocks.
 func (sy *System) splices() bool { return sy.Config.Channels == spec.FIFO && !sy.Clocks }
 
 // CheckPurity runs a's step twice more on s and reports a StepError if the
