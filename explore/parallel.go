@@ -130,6 +130,15 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 		self := x.exps[x.par-1]
 		ended := false
 		for c := 0; c < chunks && !ended; c++ {
+			if c&63 == 63 { // a level can be long: answer Ctrl-C and report progress within it
+				if err := x.ctx.Err(); err != nil {
+					r.stopped, ended = err, true
+					break
+				}
+				if x.progress != nil {
+					x.progress(r.states, r.maxDepth)
+				}
+			}
 			out := x.ring[c%window]
 			for waiting := true; waiting; {
 				select {
