@@ -476,8 +476,9 @@ func (x *searcher) run(sy *System) configResult {
 		d := x.depthOf(i)
 		penc := x.kept.get(i)
 		lean := sy.splices()
-		// Lean expansion without reduction reads only channel heads.
-		x.lay.headsOnly = lean && !x.reduce
+		// Lean expansion reads only channel heads, and so does ample when it
+		// splices (not when edges carry costs: it then builds successors).
+		x.lay.headsOnly = lean && !(x.reduce && x.weighted())
 		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
 		s := &x.cur
 		inFlight := x.lay.inFlight()
