@@ -203,7 +203,7 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 			same := false
 			if sy.splices() {
 				out.buf, err = sy.spliceStep(out.buf, &e.sc, p, &e.lay, &e.cur, a)
-				same = err == nil && sy.sameAsParent(&e.cur, inFlight, a, e.sc.local, len(e.sc.outs))
+				same = err == nil && sy.sameAsParent(&e.cur, inFlight, a, e.sc.same, len(e.sc.outs))
 			} else { // bag channels: build the successor and encode it
 				var t State
 				if t, _, err = sy.applyInto(&e.cur, a, &e.sc); err == nil {

@@ -350,11 +350,11 @@ func (x *searcher) checkNew(i int32, enc []byte, same bool, r *configResult) *Vi
 	return x.checkView(i, &x.tcur, inFlight, r)
 }
 
-// sameAsParent reports whether the successor of s by a, whose step left
-// process a.Proc in local state next and sent sent messages, has the
+// sameAsParent reports whether the successor of s by a, whose step kept
+// process a.Proc's decision or not (keeps) and sent sent messages, has the
 // decisions of s and is not terminal (checkNew); inFlight is s's.
-func (sy *System) sameAsParent(s *State, inFlight int, a Action, next []byte, sent int) bool {
-	if sy.Machine.Decision(next) != sy.Machine.Decision(s.Locals[a.Proc]) {
+func (sy *System) sameAsParent(s *State, inFlight int, a Action, keeps bool, sent int) bool {
+	if !keeps {
 		return false
 	}
 	wake := s.Wake
@@ -511,7 +511,7 @@ func (x *searcher) run(sy *System) configResult {
 				x.enc, same = append(x.enc[:0], x.abuf[pr.off:pr.end]...), pr.same
 			case lean:
 				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
-				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.local, len(x.sc.outs))
+				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.same, len(x.sc.outs))
 				if err == nil {
 					x.addWeights(x.sc.sends)
 				}
@@ -622,7 +622,7 @@ func (x *searcher) ample(s *State, acts []Action, closes func(enc []byte) bool) 
 					ok = false
 					break
 				}
-				x.aprobes = append(x.aprobes, probe{off, len(x.abuf), sy.sameAsParent(s, x.alean.inFlight, a, x.sc.local, len(x.sc.outs))})
+				x.aprobes = append(x.aprobes, probe{off, len(x.abuf), sy.sameAsParent(s, x.alean.inFlight, a, x.sc.same, len(x.sc.outs))})
 				if closes(x.abuf[off:]) {
 					ok = false
 					break

@@ -204,10 +204,16 @@ type reader struct {
 }
 
 func (r *reader) uint() uint64 {
-	if r.p < len(r.b) && r.b[r.p] < 0x80 {
-		r.p++
-		return uint64(r.b[r.p-1])
+	if p := r.p; p < len(r.b) && r.b[p] < 0x80 {
+		r.p = p + 1
+		return uint64(r.b[p])
 	}
+	return r.uintSlow()
+}
+
+// uintSlow is uint's case of a varint longer than a byte, out of line so
+// that uint inlines.
+func (r *reader) uintSlow() uint64 {
 	v, k := binary.Uvarint(r.b[r.p:])
 	if k <= 0 {
 		r.bad, r.p = true, len(r.b)
@@ -229,6 +235,12 @@ func (r *reader) int() int64 {
 
 // message reads what spec.AppendMessage writes.
 func (r *reader) message() spec.Message {
+	// The usual case: a kind byte and four one-byte varints.
+	if b, p := r.b, r.p; p+5 <= len(b) && (b[p+1]|b[p+2]|b[p+3]|b[p+4])&0x80 == 0 {
+		r.p = p + 5
+		return spec.Message{Kind: spec.Kind(b[p]), ID: spec.ID(unzig(b[p+1])),
+			Arg: [2]int32{unzig(b[p+2]), unzig(b[p+3])}, Time: int32(b[p+4])}
+	}
 	if r.p >= len(r.b) {
 		r.bad = true
 		return spec.Message{}
@@ -241,6 +253,9 @@ func (r *reader) message() spec.Message {
 	m.Time = int32(r.uint())
 	return m
 }
+
+// unzig decodes a one-byte zig-zag varint.
+func unzig(c byte) int32 { return int32(c>>1) ^ -int32(c&1) }
 
 // skipMessage skips what spec.AppendMessage writes: a kind byte and four
 // varints.

@@ -118,3 +118,20 @@ func TestFingerprintSpreads(t *testing.T) {
 		t.Fatal("fingerprint is not a function of its input")
 	}
 }
+
+// TestReaderMessageShortAndLong checks the reader's one-byte fast path
+// against spec.AppendMessage for small, negative and large fields.
+func TestReaderMessageShortAndLong(t *testing.T) {
+	for _, m := range []spec.Message{
+		{},
+		{Kind: 3, ID: 63, Arg: [2]int32{-64, 1}, Time: 127},
+		{Kind: 1, ID: -1, Arg: [2]int32{0, -3}},
+		{Kind: 2, ID: 64, Arg: [2]int32{-65, 1 << 20}, Time: 128},
+	} {
+		b := spec.AppendMessage([]byte{9}, m)
+		r := reader{b: b, p: 1}
+		if got := r.message(); got != m || r.bad || r.p != len(b) {
+			t.Errorf("message %+v read back as %+v (bad %v, at %d of %d)", m, got, r.bad, r.p, len(b))
+		}
+	}
+}

@@ -113,21 +113,30 @@ func (sy *System) Event(a Action) spec.Event {
 }
 
 // step runs the protocol step of a, or looks it up in the memo, appending
-// the new local state to dst and turning a panic into a StepError. The
-// sends are valid until the next step.
-func (sy *System) step(dst, local []byte, a Action) ([]byte, []spec.Send, *StepError) {
+// the new local state to dst and turning a panic into a StepError; same
+// reports whether the step kept the process's decision. The sends are
+// valid until the next step.
+func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, same bool, err *StepError) {
 	if sy.memo == nil {
-		return sy.run(dst, local, a)
+		next, sends, err = sy.run(dst, local, a)
+		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
 	key := sy.memo.keyOf(local, sy.Event(a))
-	if next, sends, ok := sy.memo.get(dst, key); ok {
-		return next, sends, nil
+	if next, sends, same, ok := sy.memo.get(dst, key); ok {
+		return next, sends, same, nil
 	}
-	next, sends, err := sy.run(dst, local, a)
+	next, sends, err = sy.run(dst, local, a)
 	if err == nil {
-		sy.memo.put(key, next[len(dst):], sends)
+		same = sy.keeps(local, next[len(dst):])
+		sy.memo.put(key, next[len(dst):], sends, same)
 	}
-	return next, sends, err
+	return next, sends, same, err
+}
+
+// keeps reports whether a step from local state from to next left the
+// process's decision as it was.
+func (sy *System) keeps(from, next []byte) bool {
+	return sy.Machine.Decision(next) == sy.Machine.Decision(from)
 }
 
 // run runs the protocol step of a, appending the new local state to dst
@@ -164,6 +173,7 @@ func (sy *System) Apply(s *State, a Action) (State, []spec.Send, *StepError) {
 // taking a step allocates almost nothing: the hot path of the explorer.
 type scratch struct {
 	local   []byte
+	same    bool        // the step kept the process's decision
 	sends   []spec.Send // spliceStep's sends
 	outs    []int       // the channels they go on
 	changed []int       // and the channels it changes
@@ -178,10 +188,11 @@ type scratch struct {
 // applyInto is Apply writing into sc: the successor and the sends are
 // valid until the next call with the same scratch.
 func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send, *StepError) {
-	next, sends, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
+	next, sends, same, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
 	if err != nil {
 		return State{}, nil, err
 	}
+	sc.same = same
 	clock := int32(0)
 	if s.Clocks != nil {
 		// Lamport's rule, counting message hops: a step happens after the
@@ -269,10 +280,11 @@ func (sy *System) badPort(a Action, snd spec.Send) *StepError {
 // The new local state is in sc, and the step's sends in sc.sends until the
 // next step.
 func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *State, a Action) ([]byte, *StepError) {
-	next, sends, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
+	next, sends, same, err := sy.step(sc.local[:0], s.Locals[a.Proc], a)
 	if err != nil {
 		return dst, err
 	}
+	sc.same = same
 	sc.sends = sends
 	sc.local = next
 	ports := sy.outEdge[a.Proc]

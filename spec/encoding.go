@@ -53,12 +53,20 @@ func (e *Encoder) Message(m Message) { e.buf = AppendMessage(e.buf, m) }
 
 // AppendMessage appends the encoding of m to dst, as Encoder.Message does.
 func AppendMessage(dst []byte, m Message) []byte {
+	// The usual case, the same bytes written at once: every field fits
+	// one varint byte (zig-zag values in [-64, 63], time below 128).
+	if uint32(m.ID+64)|uint32(m.Arg[0]+64)|uint32(m.Arg[1]+64)|uint32(m.Time) < 128 {
+		return append(dst, byte(m.Kind), zig(int32(m.ID)), zig(m.Arg[0]), zig(m.Arg[1]), byte(m.Time))
+	}
 	dst = append(dst, byte(m.Kind))
 	dst = binary.AppendVarint(dst, int64(m.ID))
 	dst = binary.AppendVarint(dst, int64(m.Arg[0]))
 	dst = binary.AppendVarint(dst, int64(m.Arg[1]))
 	return binary.AppendUvarint(dst, uint64(m.Time))
 }
+
+// zig is the one-byte zig-zag varint of x in [-64, 63].
+func zig(x int32) byte { return byte(uint32(x<<1) ^ uint32(x>>31)) }
 
 // Raw appends a length-prefixed byte string.
 func (e *Encoder) Raw(b []byte) {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,6 +49,26 @@ func TestMessageFormat(t *testing.T) {
 	} {
 		if got := m.Format(kinds); got != want {
 			t.Errorf("%+v: %q, want %q", m, got, want)
+		}
+	}
+}
+
+// TestAppendMessageFastPath checks AppendMessage's one-byte shortcut
+// against the varint encoding it stands for, around every boundary.
+func TestAppendMessageFastPath(t *testing.T) {
+	for _, v := range []int32{0, 1, -1, 63, 64, -64, -65, 127, 128, 300, -300, 1 << 30, -1 << 31} {
+		for _, m := range []Message{
+			{Kind: 1, ID: ID(v)}, {Kind: 2, Arg: [2]int32{v, 0}}, {Kind: 3, Arg: [2]int32{5, v}},
+			{Kind: 4, ID: 3, Time: max(v, 0)}, {Kind: 5, ID: ID(v), Arg: [2]int32{v, -v}, Time: max(-v, 0)},
+		} {
+			want := []byte{byte(m.Kind)}
+			want = binary.AppendVarint(want, int64(m.ID))
+			want = binary.AppendVarint(want, int64(m.Arg[0]))
+			want = binary.AppendVarint(want, int64(m.Arg[1]))
+			want = binary.AppendUvarint(want, uint64(m.Time))
+			if got := AppendMessage(nil, m); string(got) != string(want) {
+				t.Errorf("AppendMessage(%+v) = %v, want %v", m, got, want)
+			}
 		}
 	}
 }
