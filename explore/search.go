@@ -116,6 +116,10 @@ type searcher struct {
 	// The uniformity check's own storage.
 	ucur, urot, uperm State
 	umsgs             []spec.Message
+	uheads            State // urot decoded with its channel heads only
+	uhmsgs            []spec.Message
+	uenc              []byte
+	ulay              layout
 	uacts             []Action
 	usc               scratch
 	uprints           [2][]uint64
@@ -124,7 +128,8 @@ type searcher struct {
 	cand              []Action
 	decs              []spec.Decision
 	checker           *invariants.Checker
-	steps             int64 // transitions taken, for the spaced purity check
+	lastSys           *System // the last system built, whose tables system reuses
+	steps             int64   // transitions taken, for the spaced purity check
 	budget            *int64
 	reduce            bool // partial-order reduction (see ample)
 	ctx               context.Context
@@ -396,7 +401,15 @@ func (x *searcher) uniform(s *State) bool {
 	for _, p := range x.sy.Config.Topology.Symmetries {
 		x.uprints[0] = x.successorPrints(x.uprints[0][:0], s, &p)
 		x.sy.permuteInto(&x.urot, s, p)
-		x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
+		// The rotated side runs the protocol afresh, so the comparison is
+		// also between two executions of each step, long apart.
+		x.sy.fresh = true
+		if x.sy.splices() {
+			x.uprints[1] = x.splicedPrints(x.uprints[1][:0], &x.urot)
+		} else {
+			x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
+		}
+		x.sy.fresh = false
 		if !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
@@ -419,6 +432,28 @@ func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint6
 			t = x.uperm
 		}
 		x.probe = t.Encode(x.probe[:0])
+		dst = append(dst, fingerprint(x.probe))
+	}
+	slices.Sort(dst)
+	return dst
+}
+
+// splicedPrints is successorPrints(dst, s, nil) for systems whose
+// successors can be spliced (System.splices): s is encoded once and each
+// successor's encoding is spliced from it, as the search itself does.
+func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
+	sy := x.sy
+	x.uenc = s.Encode(x.uenc[:0])
+	x.ulay.headsOnly = true
+	x.uhmsgs = decodeInto(&x.uheads, x.uhmsgs, x.uenc, sy.N(), len(sy.Config.Topology.Edges), &x.ulay)
+	x.uacts = sy.Enabled(&x.uheads, x.uacts[:0])
+	for _, a := range x.uacts {
+		var err *StepError
+		x.probe, err = sy.spliceStep(x.probe[:0], &x.usc, x.uenc, &x.ulay, &x.uheads, a)
+		if err != nil {
+			dst = append(dst, 0)
+			continue
+		}
 		dst = append(dst, fingerprint(x.probe))
 	}
 	slices.Sort(dst)
@@ -680,10 +715,24 @@ func (x *searcher) lookup(enc []byte) (int32, bool) {
 
 // system builds the transition system of cfg as the options ask.
 func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
-	sy := NewSystem(m, cfg)
+	var sy *System
+	if p := x.lastSys; p != nil && sameSlice(p.Config.Topology.Edges, cfg.Topology.Edges) &&
+		sameSlice(p.Config.Topology.Ports, cfg.Topology.Ports) {
+		// The configurations of a sweep share their topology: so can
+		// their systems' port tables (a searcher checks one machine).
+		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge}
+	} else {
+		sy = NewSystem(m, cfg)
+	}
+	x.lastSys = sy
 	sy.Clocks = x.opts.Time
 	sy.memo = &x.memo
 	return sy
+}
+
+// sameSlice reports whether a and b are the same non-empty slice.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // memBytes estimates what the breadth-first search of the current

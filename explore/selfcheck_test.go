@@ -84,6 +84,11 @@ func TestSelfChecks(t *testing.T) {
 		{spec.Erase[protocols.LeLannState](noisyLeLann{}), nil, invariants.ComparisonOnly, "relabelling the ids"},
 		{spec.Erase[protocols.LeLannState](impureLeLann{}), func(o *explore.Options) { o.PurityEvery, o.Workers = 1, 1 }, invariants.StepPurity, "not deterministic"},
 		{spec.Erase[protocols.LeLannState](panickyLeLann{}), nil, invariants.StepPanicked, "panicked: runtime error: index out of range"},
+		// With purity sampling off, the uniformity sample still sees the
+		// rotated state's successors disagree, and blames the impure step.
+		{spec.Erase[protocols.LeLannState](impureLeLann{}), func(o *explore.Options) {
+			o.PurityEvery, o.UniformityEvery, o.ComparisonOnly, o.Workers = 0, 1, false, 1
+		}, invariants.StepPurity, "not deterministic"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.m.Info().Name, func(t *testing.T) {

@@ -25,6 +25,10 @@ type System struct {
 	// memo, if set, remembers steps (shared by the systems a searcher
 	// builds for one protocol).
 	memo *stepMemo
+	// fresh makes step run the protocol even when the memo holds the
+	// result: the uniformity check re-executes steps, which the memo
+	// would otherwise answer from earlier runs and so always agree with.
+	fresh bool
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -117,7 +121,7 @@ func (sy *System) Event(a Action) spec.Event {
 // reports whether the step kept the process's decision. The sends are
 // valid until the next step.
 func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, same bool, err *StepError) {
-	if sy.memo == nil {
+	if sy.memo == nil || sy.fresh {
 		next, sends, err = sy.run(dst, local, a)
 		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
