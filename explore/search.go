@@ -129,11 +129,21 @@ type searcher struct {
 	decs              []spec.Decision
 	checker           *invariants.Checker
 	lastSys           *System // the last system built, whose tables system reuses
-	steps             int64   // transitions taken, for the spaced purity check
-	budget            *int64
-	reduce            bool // partial-order reduction (see ample)
-	ctx               context.Context
-	progress          func(states int64, depth int)
+
+	// The collapsed search (collapse.go): its tables, whether the
+	// current configuration uses it, and scratch vectors.
+	cz            collapser
+	collapsed     bool
+	czv, czw, czu []uint32
+	czEnc         []byte
+	czEdgeTo      []int
+	czChg         []czChange
+	czSends       []spec.Send
+	steps         int64 // transitions taken, for the spaced purity check
+	budget        *int64
+	reduce        bool // partial-order reduction (see ample)
+	ctx           context.Context
+	progress      func(states int64, depth int)
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
@@ -142,6 +152,7 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
+	x.collapsed = false
 	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
 		p.reset()
 	}
@@ -164,7 +175,7 @@ func (x *searcher) reset(sy *System) {
 
 // state decodes state i, whose encoding must still be kept.
 func (x *searcher) state(i int32) State {
-	return DecodeState(x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
+	return DecodeState(x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
 }
 
 // states is the number of states found.
@@ -198,6 +209,14 @@ func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, 
 	} else if i, ok := x.seenFP.put(fp, next); ok {
 		return i, false
 	}
+	x.record(enc, parent, k, depth)
+	return next, true
+}
+
+// record stores a new state's record (encoding, parent, action number,
+// depth) as the next state's; its fingerprint is already in the set.
+func (x *searcher) record(enc []byte, parent int32, k int, depth int32) {
+	next := x.states()
 	x.kept.add(enc)
 	x.parent.push(parent)
 	if k >= 65535 {
@@ -220,7 +239,6 @@ func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, 
 		x.depth.push(depth)
 		x.eend.push(0)
 	}
-	return next, true
 }
 
 // actionOf is the number, in its parent's enabled list, of the action
@@ -299,7 +317,7 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 	terminal := s.Wake == 0 && inFlight == 0
 	if terminal {
 		r.terminals++
-		r.finals += mix(fingerprint(x.kept.get(i)))
+		r.finals += mix(fingerprint(x.encoding(i)))
 		if s.Clocks != nil {
 			t := int64(slices.Max(s.Clocks))
 			if r.minTime < 0 || t < r.minTime {
@@ -377,7 +395,7 @@ func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 {
 		r.uniformChecked++
 		// s may be scratch storage that the check's own steps would reuse.
-		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.kept.get(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
 		if s := &x.ucur; !x.uniform(s) {
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
@@ -401,15 +419,11 @@ func (x *searcher) uniform(s *State) bool {
 	for _, p := range x.sy.Config.Topology.Symmetries {
 		x.uprints[0] = x.successorPrints(x.uprints[0][:0], s, &p)
 		x.sy.permuteInto(&x.urot, s, p)
-		// The rotated side runs the protocol afresh, so the comparison is
-		// also between two executions of each step, long apart.
-		x.sy.fresh = true
 		if x.sy.splices() {
 			x.uprints[1] = x.splicedPrints(x.uprints[1][:0], &x.urot)
 		} else {
 			x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
 		}
-		x.sy.fresh = false
 		if !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
@@ -465,6 +479,10 @@ func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 func (x *searcher) run(sy *System) configResult {
 	x.reset(sy)
 	r := configResult{minMsg: -1, minTime: -1}
+	if x.collapsible(sy) {
+		x.runCollapsed(sy, &r)
+		return r
+	}
 	init := sy.Initial()
 	x.add(&init, -1, 0, 0)
 	r.states = 1
@@ -710,6 +728,9 @@ func (x *searcher) lookup(enc []byte) (int32, bool) {
 		i, ok := x.seenEx[string(enc)]
 		return i, ok
 	}
+	if x.collapsed {
+		return x.seenFP.get(x.collapsedPrint(enc))
+	}
 	return x.seenFP.get(fingerprint(enc))
 }
 
@@ -740,7 +761,7 @@ func sameSlice[T any](a, b []T) bool {
 // the graph.
 func (x *searcher) memBytes() int64 {
 	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
-	return x.kept.bytes() + int64(x.states())*perState + x.seenFP.bytes() +
+	return x.kept.bytes() + int64(x.states())*perState + x.seenFP.bytes() + x.cz.size +
 		int64(x.ebytes.len()) + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
 }
 

@@ -25,10 +25,6 @@ type System struct {
 	// memo, if set, remembers steps (shared by the systems a searcher
 	// builds for one protocol).
 	memo *stepMemo
-	// fresh makes step run the protocol even when the memo holds the
-	// result: the uniformity check re-executes steps, which the memo
-	// would otherwise answer from earlier runs and so always agree with.
-	fresh bool
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -121,7 +117,7 @@ func (sy *System) Event(a Action) spec.Event {
 // reports whether the step kept the process's decision. The sends are
 // valid until the next step.
 func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, same bool, err *StepError) {
-	if sy.memo == nil || sy.fresh {
+	if sy.memo == nil {
 		next, sends, err = sy.run(dst, local, a)
 		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
@@ -352,9 +348,17 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 func (sy *System) splices() bool { return sy.Config.Channels == spec.FIFO && !sy.Clocks }
 
 // CheckPurity runs a's step twice more on s and reports a StepError if the
-// results differ: a step that reads a clock, a random source, a global or
-// map order is not a function of its input.
+// results differ, from each other or from the result the search used (the
+// memo's, if it holds the step): a step that reads a clock, a random
+// source, a global or map order is not a function of its input, and one
+// whose hidden state drifts slowly differs from its own earlier runs.
 func (sy *System) CheckPurity(s *State, a Action) *StepError {
+	return sy.checkPurity(s, a, nil, nil)
+}
+
+// checkPurity is CheckPurity given the result the search used for the
+// step (nil: the memo's).
+func (sy *System) checkPurity(s *State, a Action, used []byte, usedSends []spec.Send) *StepError {
 	local := slices.Clone(s.Locals[a.Proc])
 	n1, s1, err := sy.run(nil, local, a)
 	if err != nil {
@@ -368,10 +372,24 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(n1, n2) || !slices.Equal(s1, s2) {
+	if !bytes.Equal(n1, n2) || !sameSends(s1, s2) {
 		return &StepError{invariants.StepPurity, sy.describe(a) + " is not deterministic: two runs on the same input gave different results"}
 	}
+	if used == nil && sy.memo != nil {
+		used, usedSends, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a)))
+	}
+	if used != nil && (!bytes.Equal(n1, used) || !sameSends(s1, usedSends)) {
+		return &StepError{invariants.StepPurity, sy.describe(a) + " is not deterministic: it gave a different result than an earlier run on the same input"}
+	}
 	return nil
+}
+
+// sameSends compares two steps' sends, ignoring the explorer's timestamps.
+func sameSends(a, b []spec.Send) bool {
+	return slices.EqualFunc(a, b, func(x, y spec.Send) bool {
+		x.Msg.Time, y.Msg.Time = 0, 0
+		return x == y
+	})
 }
 
 // View returns what the properties see of s.

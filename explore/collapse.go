@@ -1,0 +1,557 @@
+package explore
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Collapse compression (SPIN's -DCOLLAPSE, LTSmin's tree compression one
+// level deep) for unreduced breadth-first search on FIFO channels without
+// clocks or costs: every local state, message and channel content is
+// interned to a small number, a state is the vector of its components'
+// numbers (wake-ups, n local states, k channel contents; about one byte
+// each), a step is looked up by (local state number, event) and a
+// channel's push and pop by number, and a successor's fingerprint is its
+// parent's with the two to four changed components' terms replaced. Only
+// new states are written out. The byte encoding (State.Encode) is rebuilt
+// from the vector where a check or a trace needs it.
+//
+// Fingerprints are mix(sum of terms), a term being a mix of a component's
+// content hash (wyhash of its canonical bytes, so never of the order
+// numbers were given out in) and its position: a different function of the
+// state than fingerprint(Encode), with the same collision figures. They are
+// used only within the configuration being searched; what leaves it (the
+// digest of final states) is computed from canonical encodings.
+
+// czMaxLocals bounds the local states the tables hold: a step's key packs
+// a local state's number in 24 bits.
+const czMaxLocals = 1 << 24
+
+// czLimit is the size of the tables (bytes, about) past which they start
+// afresh at the next configuration.
+const czLimit = 64 << 20
+
+var errTooManyLocals = fmt.Errorf("more than %d distinct local states in one configuration: the collapsed search cannot number them", czMaxLocals)
+
+// czMap is an open-addressing map from uint64 keys to uint32 values, for
+// the step and push tables. Keys are stored plus one: zero marks an empty
+// slot.
+type czMap struct {
+	keys  []uint64
+	vals  []uint32
+	n     int
+	shift uint
+}
+
+func (m *czMap) init(logSize uint) {
+	m.keys = make([]uint64, 1<<logSize)
+	m.vals = make([]uint32, 1<<logSize)
+	m.n = 0
+	m.shift = 64 - logSize
+}
+
+func (m *czMap) get(k uint64) (uint32, bool) {
+	k++
+	mask := uint64(len(m.keys) - 1)
+	for i := (k * 0x9e3779b97f4a7c15) >> m.shift; ; i = (i + 1) & mask {
+		switch m.keys[i] {
+		case k:
+			return m.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+func (m *czMap) put(k uint64, v uint32) {
+	if 2*(m.n+1) > len(m.keys) { // at most half full
+		keys, vals := m.keys, m.vals
+		m.init(64 - m.shift + 1)
+		for i, kk := range keys {
+			if kk != 0 {
+				m.put(kk-1, vals[i])
+			}
+		}
+	}
+	k++
+	mask := uint64(len(m.keys) - 1)
+	i := (k * 0x9e3779b97f4a7c15) >> m.shift
+	for m.keys[i] != 0 {
+		i = (i + 1) & mask
+	}
+	m.keys[i], m.vals[i] = k, v
+	m.n++
+}
+
+// czStep is a remembered step: the new local state's number, the sends in
+// collapser.sends[send:sendEnd], and whether the decision is unchanged.
+type czStep struct {
+	next          uint32
+	send, sendEnd uint32
+	same          bool
+}
+
+// czChange is a channel a step changes: its content before and after.
+type czChange struct {
+	edge    int
+	old, to uint32
+}
+
+// czSend is one message a step sends: the port and the message's number.
+type czSend struct {
+	port spec.Port
+	msg  uint32
+}
+
+// collapser holds the interned components of one protocol's states on one
+// topology size. Its tables outlive a configuration: a sweep's
+// configurations share most local states, messages and steps.
+type collapser struct {
+	n, k int
+	salt []uint64 // per vector position
+
+	localIdx map[string]uint32
+	localB   [][]byte
+	localDec []spec.Decision
+	// localTerm[id*n+p] is local state id's term at process p; chanTerm
+	// [id*k+e] is channel content id's at channel e.
+	localTerm, chanTerm []uint64
+
+	msgIdx map[spec.Message]uint32
+	msgs   []spec.Message
+
+	// Channel contents are sequences of message numbers; 0 is empty.
+	chanIdx  map[string]uint32
+	chanSeq  [][]uint32
+	chanPop  []uint32
+	chanHead []uint32
+	chanLen  []int32
+	push     czMap // content<<32 | message -> content
+
+	stepIdx czMap // local<<40 | event code -> index into steps
+	steps   []czStep
+	sends   []czSend
+	keyBuf  []byte
+	size    int64 // what the tables hold, about
+}
+
+// prepare readies c for states of n processes and k channels, starting
+// afresh if the shape differs or the tables outgrew czLimit.
+func (c *collapser) prepare(n, k int) {
+	if c.localIdx != nil && c.n == n && c.k == k && c.size < czLimit {
+		return
+	}
+	*c = collapser{n: n, k: k, localIdx: map[string]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
+	for i := range 1 + n + k {
+		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
+	}
+	c.push.init(10)
+	c.stepIdx.init(12)
+	c.internChan(nil) // content 0: the empty channel
+}
+
+// term is the fingerprint term of a component at position pos whose
+// content hashes to h.
+func (c *collapser) term(pos int, h uint64) uint64 { return mix(h ^ c.salt[pos]) }
+
+// wakeTerm is the term of wake-up set w.
+func (c *collapser) wakeTerm(w uint32) uint64 { return c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995)) }
+
+func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
+	if id, ok := c.localIdx[string(b)]; ok {
+		return id
+	}
+	id := uint32(len(c.localB))
+	b = append([]byte(nil), b...)
+	c.localIdx[string(b)] = id
+	c.localB = append(c.localB, b)
+	c.localDec = append(c.localDec, m.Decision(b))
+	h := fingerprint(b)
+	for p := range c.n {
+		c.localTerm = append(c.localTerm, c.term(1+p, h))
+	}
+	c.size += int64(2*len(b) + 64 + 8*c.n)
+	return id
+}
+
+func (c *collapser) internMsg(m spec.Message) uint32 {
+	m.Time = 0
+	if id, ok := c.msgIdx[m]; ok {
+		return id
+	}
+	id := uint32(len(c.msgs))
+	c.msgIdx[m] = id
+	c.msgs = append(c.msgs, m)
+	c.size += 64
+	return id
+}
+
+// internChan interns a channel content. Its hash is the wyhash of the
+// messages' encodings and the count, as State.Encode writes them.
+func (c *collapser) internChan(seq []uint32) uint32 {
+	c.keyBuf = c.keyBuf[:0]
+	for _, m := range seq {
+		c.keyBuf = binary.LittleEndian.AppendUint32(c.keyBuf, m)
+	}
+	if id, ok := c.chanIdx[string(c.keyBuf)]; ok {
+		return id
+	}
+	id := uint32(len(c.chanSeq))
+	seq = append([]uint32(nil), seq...)
+	c.chanIdx[string(c.keyBuf)] = id
+	c.chanSeq = append(c.chanSeq, seq)
+	enc := binary.AppendUvarint(nil, uint64(len(seq)))
+	for _, m := range seq {
+		enc = spec.AppendMessage(enc, c.msgs[m])
+	}
+	h := fingerprint(enc)
+	for e := range c.k {
+		c.chanTerm = append(c.chanTerm, c.term(1+c.n+e, h))
+	}
+	c.chanLen = append(c.chanLen, int32(len(seq)))
+	c.chanHead = append(c.chanHead, 0)
+	c.chanPop = append(c.chanPop, 0)
+	c.size += int64(2*len(c.keyBuf) + 80 + 8*c.k)
+	if len(seq) > 0 {
+		head, pop := seq[0], c.internChan(seq[1:])
+		c.chanHead[id], c.chanPop[id] = head, pop
+	}
+	return id
+}
+
+// pushed is content with message msg appended.
+func (c *collapser) pushed(content, msg uint32) uint32 {
+	key := uint64(content)<<32 | uint64(msg)
+	if v, ok := c.push.get(key); ok {
+		return v
+	}
+	v := c.internChan(append(c.chanSeq[content][:len(c.chanSeq[content]):len(c.chanSeq[content])], msg))
+	c.push.put(key, v)
+	c.size += 16
+	return v
+}
+
+// step returns process a.Proc's step a from local state local, looked up
+// or run (turning a panic into a StepError); a delivery delivers message
+// number msg.
+func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czStep, *StepError) {
+	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
+	if a.Kind == spec.Deliver {
+		code = 1 + (uint64(msg)<<8 | uint64(sy.Config.Topology.Edges[a.Edge].To.Port))
+	}
+	key := uint64(local)<<40 | code
+	if v, ok := c.stepIdx.get(key); ok {
+		return &c.steps[v], nil
+	}
+	next, sends, err := sy.run(nil, c.localB[local], a)
+	if err != nil {
+		return nil, err
+	}
+	st := czStep{next: c.internLocal(next, sy.Machine), send: uint32(len(c.sends))}
+	for _, s := range sends {
+		c.sends = append(c.sends, czSend{s.Port, c.internMsg(s.Msg)})
+	}
+	st.sendEnd = uint32(len(c.sends))
+	st.same = c.localDec[st.next] == c.localDec[local]
+	c.steps = append(c.steps, st)
+	c.stepIdx.put(key, uint32(len(c.steps)-1))
+	c.size += int64(16 + 24 + 12*len(sends))
+	return &c.steps[len(c.steps)-1], nil
+}
+
+// sum is the sum of vector v's terms: its fingerprint before mixing.
+func (c *collapser) sum(v []uint32) uint64 {
+	s := c.wakeTerm(v[0])
+	for p := range c.n {
+		s += c.localTerm[int(v[1+p])*c.n+p]
+	}
+	for e := range c.k {
+		s += c.chanTerm[int(v[1+c.n+e])*c.k+e]
+	}
+	return s
+}
+
+// vectorOf interns the components of s (channels on FIFO order) into v.
+func (c *collapser) vectorOf(v []uint32, s *State, m spec.Machine) []uint32 {
+	v = append(v[:0], uint32(s.Wake))
+	for _, l := range s.Locals {
+		v = append(v, c.internLocal(l, m))
+	}
+	var seq []uint32
+	for _, ch := range s.Chans {
+		seq = seq[:0]
+		for _, msg := range ch {
+			seq = append(seq, c.internMsg(msg))
+		}
+		v = append(v, c.internChan(seq))
+	}
+	return v
+}
+
+// appendVec appends vector v as uvarints.
+func appendVec(dst []byte, v []uint32) []byte {
+	for _, x := range v {
+		if x < 0x80 {
+			dst = append(dst, byte(x))
+		} else {
+			dst = binary.AppendUvarint(dst, uint64(x))
+		}
+	}
+	return dst
+}
+
+// readVec decodes what appendVec wrote into v, which has the vector's
+// length.
+func readVec(b []byte, v []uint32) {
+	off := 0
+	for j := range v {
+		if x := b[off]; x < 0x80 {
+			v[j] = uint32(x)
+			off++
+			continue
+		}
+		x, w := binary.Uvarint(b[off:])
+		v[j] = uint32(x)
+		off += w
+	}
+}
+
+// encode appends the canonical encoding (State.Encode) of vector v.
+func (c *collapser) encode(dst []byte, v []uint32) []byte {
+	dst = binary.AppendUvarint(dst, uint64(v[0]))
+	for p := range c.n {
+		l := c.localB[v[1+p]]
+		dst = binary.AppendUvarint(dst, uint64(len(l)))
+		dst = append(dst, l...)
+	}
+	for e := range c.k {
+		seq := c.chanSeq[v[1+c.n+e]]
+		dst = binary.AppendUvarint(dst, uint64(len(seq)))
+		for _, m := range seq {
+			dst = spec.AppendMessage(dst, c.msgs[m])
+		}
+	}
+	return dst
+}
+
+// collapsible reports whether the configuration of sy is searched with
+// collapsed states: breadth-first, unreduced, FIFO, without clocks, costs
+// or exact storage, not forced onto another engine by a test, and with
+// ports that fit a step's key.
+func (x *searcher) collapsible(sy *System) bool {
+	if !x.bfs || x.reduce || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
+		sy.Config.Channels != spec.FIFO || x.opts.par > 0 || x.opts.bytes {
+		return false
+	}
+	for _, p := range sy.Config.Topology.Ports {
+		if p > 256 {
+			return false
+		}
+	}
+	return true
+}
+
+// runCollapsed is run's breadth-first search with collapsed states. It
+// records states, parents, action numbers and edges as run does, so traces,
+// the graph analyses and every figure are the same.
+func (x *searcher) runCollapsed(sy *System, r *configResult) {
+	c := &x.cz
+	n, k := sy.N(), len(sy.Config.Topology.Edges)
+	c.prepare(n, k)
+	x.collapsed = true
+	d := 1 + n + k
+	edgeTo := x.czEdgeTo[:0]
+	for _, e := range sy.Config.Topology.Edges {
+		edgeTo = append(edgeTo, e.To.Node)
+	}
+	x.czEdgeTo = edgeTo
+	init := sy.Initial()
+	v := c.vectorOf(x.czv[:0], &init, sy.Machine)
+	w := append(x.czw[:0], v...)
+	x.czv, x.czw = v, w
+	x.seenFP.put(mix(c.sum(v)), 0)
+	x.record(appendVec(x.enc[:0], v), -1, 0, 0)
+	r.states = 1
+	if viol := x.check(0, &init, r); viol != nil {
+		r.violation = viol
+		return
+	}
+	chg := x.czChg[:0]
+	t := &x.tcur
+	for i := int32(0); i < x.states(); i++ {
+		x.kept.expanding(i)
+		if i&1023 == 0 {
+			if err := x.ctx.Err(); err != nil {
+				r.stopped = err
+				return
+			}
+			if x.progress != nil {
+				x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
+			}
+		}
+		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
+			r.stopped = errMemory
+			return
+		}
+		if len(c.localB) >= czMaxLocals {
+			r.stopped = errTooManyLocals
+			return
+		}
+		dep := x.depthOf(i)
+		readVec(x.kept.get(i), v)
+		sum := c.sum(v)
+		wake := v[0]
+		wakeTerm := c.wakeTerm(wake)
+		inFlight := 0
+		for e := range k {
+			inFlight += int(c.chanLen[v[1+n+e]])
+		}
+		x.beginEdges(i)
+		act := 0 // the action's number in System.Enabled's order
+		for pos := 1; pos < d; pos++ {
+			// Wake-ups by process, then deliveries by channel.
+			var a Action
+			var msg uint32
+			if pos <= n {
+				p := pos - 1
+				if wake&(1<<uint(p)) == 0 {
+					continue
+				}
+				a = Action{Kind: spec.Wake, Proc: p, Edge: -1}
+			} else {
+				e := pos - 1 - n
+				cont := v[pos]
+				p := edgeTo[e]
+				if cont == 0 || wake&(1<<uint(p)) != 0 {
+					continue
+				}
+				msg = c.chanHead[cont]
+				a = Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: c.msgs[msg]}
+			}
+			kk := act
+			act++
+			p := a.Proc
+			old := v[1+p]
+			st, err := c.step(sy, old, a, msg)
+			if err == nil && samplePurity(x.opts.PurityEvery, i, kk) {
+				t.Locals = append(t.Locals[:0], make([][]byte, n)...)
+				t.Locals[p] = c.localB[old]
+				x.czSends = x.czSends[:0]
+				for _, s := range c.sends[st.send:st.sendEnd] {
+					x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+				}
+				err = sy.checkPurity(t, a, c.localB[st.next], x.czSends)
+			}
+			outs := sy.outEdge[p]
+			if err == nil {
+				for _, s := range c.sends[st.send:st.sendEnd] {
+					if int(s.port) >= len(outs) {
+						err = sy.badPort(a, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+						break
+					}
+				}
+			}
+			if err != nil {
+				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), a))
+				return
+			}
+			r.transitions++
+			fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
+			nw := wake
+			chg = chg[:0]
+			if a.Kind == spec.Wake {
+				nw &^= 1 << uint(p)
+				fp += c.wakeTerm(nw) - wakeTerm
+			} else {
+				cont := v[1+n+a.Edge]
+				chg = append(chg, czChange{a.Edge, cont, c.chanPop[cont]})
+			}
+			for _, s := range c.sends[st.send:st.sendEnd] {
+				e := outs[s.port]
+				j := 0
+				for j < len(chg) && chg[j].edge != e {
+					j++
+				}
+				if j == len(chg) {
+					chg = append(chg, czChange{e, v[1+n+e], v[1+n+e]})
+				}
+				chg[j].to = c.pushed(chg[j].to, s.msg)
+			}
+			for _, ch := range chg {
+				fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
+			}
+			j, seen := x.seenFP.put(mix(fp), x.states())
+			x.addEdge(j)
+			if seen {
+				x.noteDuplicate(j, dep)
+				continue
+			}
+			copy(w, v)
+			w[0] = nw
+			w[1+p] = st.next
+			for _, ch := range chg {
+				w[1+n+ch.edge] = ch.to
+			}
+			x.enc = appendVec(x.enc[:0], w)
+			x.record(x.enc, i, kk, dep+1)
+			r.states++
+			if int(dep)+1 > r.maxDepth {
+				r.maxDepth = int(dep) + 1
+			}
+			if *x.budget--; *x.budget < 0 {
+				r.stopped = errStateLimit
+				return
+			}
+			after := inFlight + int(st.sendEnd-st.send)
+			if a.Kind == spec.Deliver {
+				after--
+			}
+			var viol *Violation
+			if st.same && (nw != 0 || after > 0) {
+				// Like its parent (checkNew): only the uniformity sample.
+				viol = x.checkUniform(j, r)
+			} else {
+				t.Wake, t.Chans, t.Clocks = spec.Set(nw), nil, nil
+				t.Locals = t.Locals[:0]
+				for q := range n {
+					t.Locals = append(t.Locals, c.localB[w[1+q]])
+				}
+				viol = x.checkView(j, t, after, r)
+			}
+			if viol != nil {
+				r.violation = viol
+				return
+			}
+		}
+		x.endEdges(i)
+	}
+	x.czChg = chg
+	x.kept.trim()
+	x.analyse(r)
+}
+
+// encoding returns the canonical encoding of state i, whose record must
+// still be kept (valid until the next call).
+func (x *searcher) encoding(i int32) []byte {
+	if !x.collapsed {
+		return x.kept.get(i)
+	}
+	v := x.czu[:0]
+	for range 1 + x.cz.n + x.cz.k {
+		v = append(v, 0)
+	}
+	readVec(x.kept.get(i), v)
+	x.czu = v
+	x.czEnc = x.cz.encode(x.czEnc[:0], v)
+	return x.czEnc
+}
+
+// collapsedPrint is the fingerprint, in the collapsed search's terms, of
+// the state encoded as enc.
+func (x *searcher) collapsedPrint(enc []byte) uint64 {
+	s := DecodeState(enc, x.cz.n, x.cz.k)
+	x.czu = x.cz.vectorOf(x.czu[:0], &s, x.sy.Machine)
+	return mix(x.cz.sum(x.czu))
+}
