@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -554,4 +555,107 @@ func (x *searcher) collapsedPrint(enc []byte) uint64 {
 	s := DecodeState(enc, x.cz.n, x.cz.k)
 	x.czu = x.cz.vectorOf(x.czu[:0], &s, x.sy.Machine)
 	return mix(x.cz.sum(x.czu))
+}
+
+// czUniform is uniform for state i of a collapsed search, on vectors:
+// permuting a vector moves its numbers, and successors come from the same
+// tables as the search's.
+func (x *searcher) czUniform(i int32) bool {
+	c := &x.cz
+	v := x.czr[:0]
+	for range 1 + c.n + c.k {
+		v = append(v, 0)
+	}
+	readVec(x.kept.get(i), v)
+	x.czr = v
+	for _, p := range x.sy.Config.Topology.Symmetries {
+		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, &p)
+		rot := x.czPermute(v, &p)
+		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, nil)
+		if !slices.Equal(x.uprints[0], x.uprints[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// czPermute returns vector v with its components moved by p (as
+// System.permuteInto moves a state's), in scratch storage.
+func (x *searcher) czPermute(v []uint32, p *spec.Perm) []uint32 {
+	c, sy := &x.cz, x.sy
+	u := append(x.czp[:0], v...)
+	wake := uint32(0)
+	for q := range c.n {
+		u[1+p.Node[q]] = v[1+q]
+		if v[0]&(1<<uint(q)) != 0 {
+			wake |= 1 << uint(p.Node[q])
+		}
+	}
+	u[0] = wake
+	for e, ed := range sy.Config.Topology.Edges {
+		to := sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
+		u[1+c.n+to] = v[1+c.n+e]
+	}
+	x.czp = u
+	return u
+}
+
+// czSuccessorPrints appends the fingerprints of the successors of vector
+// v, each permuted by p if p is not nil, and sorts them; a step that fails
+// counts as fingerprint 0.
+func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, p *spec.Perm) []uint64 {
+	c, sy := &x.cz, x.sy
+	n, k := c.n, c.k
+	w := append(x.czs[:0], v...)
+	x.czs = w
+	for pos := 1; pos < 1+n+k; pos++ {
+		var a Action
+		var msg uint32
+		if pos <= n {
+			q := pos - 1
+			if v[0]&(1<<uint(q)) == 0 {
+				continue
+			}
+			a = Action{Kind: spec.Wake, Proc: q, Edge: -1}
+		} else {
+			e := pos - 1 - n
+			q := x.czEdgeTo[e]
+			if v[pos] == 0 || v[0]&(1<<uint(q)) != 0 {
+				continue
+			}
+			msg = c.chanHead[v[pos]]
+			a = Action{Kind: spec.Deliver, Proc: q, Edge: e, Msg: c.msgs[msg]}
+		}
+		st, err := c.step(sy, v[1+a.Proc], a, msg)
+		outs := sy.outEdge[a.Proc]
+		if err == nil {
+			for _, s := range c.sends[st.send:st.sendEnd] {
+				if int(s.port) >= len(outs) {
+					err = sy.badPort(a, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+				}
+			}
+		}
+		if err != nil {
+			dst = append(dst, 0)
+			continue
+		}
+		copy(w, v)
+		w[1+a.Proc] = st.next
+		if a.Kind == spec.Wake {
+			w[0] &^= 1 << uint(a.Proc)
+		} else {
+			w[1+n+a.Edge] = c.chanPop[v[1+n+a.Edge]]
+		}
+		for _, s := range c.sends[st.send:st.sendEnd] {
+			e := outs[s.port]
+			w[1+n+e] = c.pushed(w[1+n+e], s.msg)
+		}
+		if p != nil {
+			dst = append(dst, mix(c.sum(x.czPermute(w, p))))
+		} else {
+			dst = append(dst, mix(c.sum(w)))
+		}
+	}
+	slices.Sort(dst)
+	return dst
 }

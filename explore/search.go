@@ -139,7 +139,8 @@ type searcher struct {
 	czEdgeTo      []int
 	czChg         []czChange
 	czSends       []spec.Send
-	steps         int64 // transitions taken, for the spaced purity check
+	czr, czs, czp []uint32 // czUniform's vectors
+	steps         int64    // transitions taken, for the spaced purity check
 	budget        *int64
 	reduce        bool // partial-order reduction (see ample)
 	ctx           context.Context
@@ -394,9 +395,17 @@ func (sy *System) sameAsParent(s *State, inFlight int, a Action, keeps bool, sen
 func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 {
 		r.uniformChecked++
-		// s may be scratch storage that the check's own steps would reuse.
-		x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
-		if s := &x.ucur; !x.uniform(s) {
+		var ok bool
+		if x.collapsed {
+			ok = x.czUniform(i)
+		} else {
+			// s may be scratch storage that the check's own steps would reuse.
+			x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+			ok = x.uniform(&x.ucur)
+		}
+		if !ok {
+			x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+			s := &x.ucur
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
 				if err := x.sy.CheckPurity(s, a); err != nil {
