@@ -91,6 +91,7 @@ func (m *czMap) put(k uint64, v uint32) {
 type czStep struct {
 	next          uint32
 	send, sendEnd uint32
+	uses          uint32 // by the search, counted for the purity check
 	same          bool
 }
 
@@ -363,11 +364,11 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 	c.prepare(n, k)
 	x.collapsed = true
 	d := 1 + n + k
-	edgeTo := x.czEdgeTo[:0]
+	edgeTo, inPort := x.czEdgeTo[:0], x.czInPort[:0]
 	for _, e := range sy.Config.Topology.Edges {
-		edgeTo = append(edgeTo, e.To.Node)
+		edgeTo, inPort = append(edgeTo, e.To.Node), append(inPort, e.To.Port)
 	}
-	x.czEdgeTo = edgeTo
+	x.czEdgeTo, x.czInPort = edgeTo, inPort
 	init := sy.Initial()
 	v := c.vectorOf(x.czv[:0], &init, sy.Machine)
 	w := append(x.czw[:0], v...)
@@ -413,70 +414,81 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		act := 0 // the action's number in System.Enabled's order
 		for pos := 1; pos < d; pos++ {
 			// Wake-ups by process, then deliveries by channel.
-			var a Action
+			var p, e int
 			var msg uint32
+			code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 			if pos <= n {
-				p := pos - 1
+				p, e = pos-1, -1
 				if wake&(1<<uint(p)) == 0 {
 					continue
 				}
-				a = Action{Kind: spec.Wake, Proc: p, Edge: -1}
 			} else {
-				e := pos - 1 - n
+				e = pos - 1 - n
 				cont := v[pos]
-				p := edgeTo[e]
+				p = edgeTo[e]
 				if cont == 0 || wake&(1<<uint(p)) != 0 {
 					continue
 				}
 				msg = c.chanHead[cont]
-				a = Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: c.msgs[msg]}
+				code = 1 + (uint64(msg)<<8 | uint64(inPort[e]))
 			}
 			kk := act
 			act++
-			p := a.Proc
 			old := v[1+p]
-			st, err := c.step(sy, old, a, msg)
-			if err == nil && samplePurity(x.opts.PurityEvery, i, kk) {
-				t.Locals = append(t.Locals[:0], make([][]byte, n)...)
-				t.Locals[p] = c.localB[old]
-				x.czSends = x.czSends[:0]
-				for _, s := range c.sends[st.send:st.sendEnd] {
-					x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+			var st *czStep
+			var err *StepError
+			if idx, ok := c.stepIdx.get(uint64(old)<<40 | code); ok {
+				st = &c.steps[idx]
+			} else {
+				st, err = c.step(sy, old, x.czAction(p, e, msg), msg)
+			}
+			if err == nil && x.opts.PurityEvery > 0 {
+				// Every distinct step is run again at its 1st, 2nd, 4th,
+				// 8th... use (each use with PurityEvery 1): all of them
+				// are checked, soon and long after their first run.
+				st.uses++
+				if x.opts.PurityEvery == 1 || st.uses&(st.uses-1) == 0 {
+					t.Locals = append(t.Locals[:0], make([][]byte, n)...)
+					t.Locals[p] = c.localB[old]
+					x.czSends = x.czSends[:0]
+					for _, s := range c.sends[st.send:st.sendEnd] {
+						x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+					}
+					err = sy.checkPurity(t, x.czAction(p, e, msg), c.localB[st.next], x.czSends)
 				}
-				err = sy.checkPurity(t, a, c.localB[st.next], x.czSends)
 			}
 			outs := sy.outEdge[p]
 			if err == nil {
 				for _, s := range c.sends[st.send:st.sendEnd] {
 					if int(s.port) >= len(outs) {
-						err = sy.badPort(a, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+						err = sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
 						break
 					}
 				}
 			}
 			if err != nil {
-				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), a))
+				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), x.czAction(p, e, msg)))
 				return
 			}
 			r.transitions++
 			fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
 			nw := wake
 			chg = chg[:0]
-			if a.Kind == spec.Wake {
+			if e < 0 {
 				nw &^= 1 << uint(p)
 				fp += c.wakeTerm(nw) - wakeTerm
 			} else {
-				cont := v[1+n+a.Edge]
-				chg = append(chg, czChange{a.Edge, cont, c.chanPop[cont]})
+				cont := v[1+n+e]
+				chg = append(chg, czChange{e, cont, c.chanPop[cont]})
 			}
 			for _, s := range c.sends[st.send:st.sendEnd] {
-				e := outs[s.port]
+				o := outs[s.port]
 				j := 0
-				for j < len(chg) && chg[j].edge != e {
+				for j < len(chg) && chg[j].edge != o {
 					j++
 				}
 				if j == len(chg) {
-					chg = append(chg, czChange{e, v[1+n+e], v[1+n+e]})
+					chg = append(chg, czChange{o, v[1+n+o], v[1+n+o]})
 				}
 				chg[j].to = c.pushed(chg[j].to, s.msg)
 			}
@@ -506,7 +518,7 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 				return
 			}
 			after := inFlight + int(st.sendEnd-st.send)
-			if a.Kind == spec.Deliver {
+			if e >= 0 {
 				after--
 			}
 			var viol *Violation
@@ -658,4 +670,13 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, p *spec.Perm) []u
 	}
 	slices.Sort(dst)
 	return dst
+}
+
+// czAction is the action of process p taking a wake-up (e < 0) or the
+// delivery of message number msg from channel e.
+func (x *searcher) czAction(p, e int, msg uint32) Action {
+	if e < 0 {
+		return Action{Kind: spec.Wake, Proc: p, Edge: -1}
+	}
+	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: x.cz.msgs[msg]}
 }

@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo      []int
 	czChg         []czChange
 	czSends       []spec.Send
+	czInPort      []spec.Port
 	czr, czs, czp []uint32 // czUniform's vectors
 	steps         int64    // transitions taken, for the spaced purity check
 	budget        *int64
