@@ -580,10 +580,20 @@ func (x *searcher) czUniform(i int32) bool {
 	}
 	readVec(x.kept.get(i), v)
 	x.czr = v
-	for _, p := range x.sy.Config.Topology.Symmetries {
-		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, &p)
-		rot := x.czPermute(v, &p)
-		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, nil)
+	if len(x.czEdgeMaps) == 0 {
+		// Where each symmetry sends each channel, as permuteInto does.
+		for _, p := range x.sy.Config.Topology.Symmetries {
+			m := make([]int, c.k)
+			for e, ed := range x.sy.Config.Topology.Edges {
+				m[e] = x.sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
+			}
+			x.czEdgeMaps = append(x.czEdgeMaps, m)
+		}
+	}
+	for si, p := range x.sy.Config.Topology.Symmetries {
+		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, p.Node, x.czEdgeMaps[si])
+		rot := x.czPermute(v, p.Node, x.czEdgeMaps[si])
+		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, nil, nil)
 		if !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
@@ -591,31 +601,50 @@ func (x *searcher) czUniform(i int32) bool {
 	return true
 }
 
-// czPermute returns vector v with its components moved by p (as
-// System.permuteInto moves a state's), in scratch storage.
-func (x *searcher) czPermute(v []uint32, p *spec.Perm) []uint32 {
-	c, sy := &x.cz, x.sy
-	u := append(x.czp[:0], v...)
-	wake := uint32(0)
-	for q := range c.n {
-		u[1+p.Node[q]] = v[1+q]
-		if v[0]&(1<<uint(q)) != 0 {
-			wake |= 1 << uint(p.Node[q])
+// permWake moves the wake-up set w by the node map node.
+func permWake(w uint32, node []int) uint32 {
+	u := uint32(0)
+	for q, to := range node {
+		if w&(1<<uint(q)) != 0 {
+			u |= 1 << uint(to)
 		}
 	}
-	u[0] = wake
-	for e, ed := range sy.Config.Topology.Edges {
-		to := sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
+	return u
+}
+
+// czPermute returns vector v with its components moved by the node and
+// channel maps of a symmetry, in scratch storage.
+func (x *searcher) czPermute(v []uint32, node, edge []int) []uint32 {
+	c := &x.cz
+	u := append(x.czp[:0], v...)
+	u[0] = permWake(v[0], node)
+	for q, to := range node {
+		u[1+to] = v[1+q]
+	}
+	for e, to := range edge {
 		u[1+c.n+to] = v[1+c.n+e]
 	}
 	x.czp = u
 	return u
 }
 
+// permutedSum is c.sum(x.czPermute(v, node, edge)) without building the
+// permuted vector.
+func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
+	s := c.wakeTerm(permWake(v[0], node))
+	for q, to := range node {
+		s += c.localTerm[int(v[1+q])*c.n+to]
+	}
+	for e, to := range edge {
+		s += c.chanTerm[int(v[1+c.n+e])*c.k+to]
+	}
+	return s
+}
+
 // czSuccessorPrints appends the fingerprints of the successors of vector
-// v, each permuted by p if p is not nil, and sorts them; a step that fails
-// counts as fingerprint 0.
-func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, p *spec.Perm) []uint64 {
+// v, each moved by the node and channel maps of a symmetry if node is not
+// nil, and sorts them; a step that fails counts as fingerprint 0.
+func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, node, edge []int) []uint64 {
 	c, sy := &x.cz, x.sy
 	n, k := c.n, c.k
 	w := append(x.czs[:0], v...)
@@ -662,8 +691,8 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, p *spec.Perm) []u
 			e := outs[s.port]
 			w[1+n+e] = c.pushed(w[1+n+e], s.msg)
 		}
-		if p != nil {
-			dst = append(dst, mix(c.sum(x.czPermute(w, p))))
+		if node != nil {
+			dst = append(dst, mix(c.permutedSum(w, node, edge)))
 		} else {
 			dst = append(dst, mix(c.sum(w)))
 		}

@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo      []int
 	czChg         []czChange
 	czSends       []spec.Send
+	czEdgeMaps    [][]int // per symmetry, where it sends each channel (czUniform)
 	czInPort      []spec.Port
 	czr, czs, czp []uint32 // czUniform's vectors
 	steps         int64    // transitions taken, for the spaced purity check
@@ -155,6 +156,7 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
 	x.collapsed = false
+	x.czEdgeMaps = x.czEdgeMaps[:0]
 	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
 		p.reset()
 	}
