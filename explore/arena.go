@@ -43,14 +43,27 @@ func (w *window) reset(keepAll bool) {
 
 // add stores the encoding of the next state.
 func (w *window) add(b []byte) {
-	if len(w.live) == 0 || len(w.live[len(w.live)-1].buf)+len(b) > cap(w.live[len(w.live)-1].buf) {
+	c := w.reserve(len(b))
+	c.buf = append(c.buf, b...)
+	w.added()
+}
+
+// reserve returns the chunk the next record goes in, with room for max
+// bytes at the end of its buffer; the caller appends the record to buf and
+// calls added.
+func (w *window) reserve(max int) *chunk {
+	if len(w.live) == 0 || len(w.live[len(w.live)-1].buf)+max > cap(w.live[len(w.live)-1].buf) {
 		w.seal()
-		if len(b) > chunkSize {
-			w.live[len(w.live)-1].buf = make([]byte, 0, len(b))
+		if max > chunkSize {
+			w.live[len(w.live)-1].buf = make([]byte, 0, max)
 		}
 	}
+	return w.live[len(w.live)-1]
+}
+
+// added ends the record appended to the last chunk's buffer.
+func (w *window) added() {
 	c := w.live[len(w.live)-1]
-	c.buf = append(c.buf, b...)
 	c.offs = append(c.offs, uint32(len(c.buf)))
 	w.next++
 }

@@ -264,8 +264,11 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 }
 
 // sum is the sum of vector v's terms: its fingerprint before mixing.
-func (c *collapser) sum(v []uint32) uint64 {
-	s := c.wakeTerm(v[0])
+func (c *collapser) sum(v []uint32) uint64 { return c.sumWith(v, c.wakeTerm(v[0])) }
+
+// sumWith is sum given v's wake-up term.
+func (c *collapser) sumWith(v []uint32, wakeTerm uint64) uint64 {
+	s := wakeTerm
 	for p := range c.n {
 		s += c.localTerm[int(v[1+p])*c.n+p]
 	}
@@ -403,9 +406,9 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		}
 		dep := x.depthOf(i)
 		readVec(x.kept.get(i), v)
-		sum := c.sum(v)
 		wake := v[0]
 		wakeTerm := c.wakeTerm(wake)
+		sum := c.sumWith(v, wakeTerm)
 		inFlight := 0
 		for e := range k {
 			inFlight += int(c.chanLen[v[1+n+e]])
@@ -507,8 +510,10 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			for _, ch := range chg {
 				w[1+n+ch.edge] = ch.to
 			}
-			x.enc = appendVec(x.enc[:0], w)
-			x.record(x.enc, i, kk, dep+1)
+			ch := x.kept.reserve(5 * d)
+			ch.buf = appendVec(ch.buf, w)
+			x.kept.added()
+			x.recordRest(i, kk, dep+1)
 			r.states++
 			if int(dep)+1 > r.maxDepth {
 				r.maxDepth = int(dep) + 1

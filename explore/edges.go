@@ -28,7 +28,7 @@ func (x *searcher) addEdge(to int32) { x.block = append(x.block, to) }
 // endEdges writes state i's block.
 func (x *searcher) endEdges(i int32) {
 	if !x.weighted() {
-		slices.Sort(x.block)
+		sortSmall(x.block)
 	}
 	prev := i
 	var buf [binary.MaxVarintLen64]byte
@@ -101,4 +101,18 @@ func (it *edgeIter) next() (int32, bool) {
 func (x *searcher) terminal(v int32) bool {
 	first, end := x.edgesOf(v)
 	return first == end
+}
+
+// sortSmall sorts b, by insertion when it is short (a state's successors,
+// usually a handful), which beats slices.Sort's setup there.
+func sortSmall(b []int32) {
+	if len(b) > 16 {
+		slices.Sort(b)
+		return
+	}
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j] < b[j-1]; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
 }

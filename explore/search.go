@@ -220,8 +220,13 @@ func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, 
 // record stores a new state's record (encoding, parent, action number,
 // depth) as the next state's; its fingerprint is already in the set.
 func (x *searcher) record(enc []byte, parent int32, k int, depth int32) {
-	next := x.states()
 	x.kept.add(enc)
+	x.recordRest(parent, k, depth)
+}
+
+// recordRest is record but for the encoding, which the caller has added.
+func (x *searcher) recordRest(parent int32, k int, depth int32) {
+	next := x.states()
 	x.parent.push(parent)
 	if k >= 65535 {
 		if x.actBig == nil {
