@@ -63,7 +63,9 @@ type Options struct {
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. With fewer configurations than workers, the workers
 	// share one configuration's breadth-first search instead (unreduced
-	// searches without costs or time). Results do not depend on it.
+	// searches without costs or time), unless the search runs collapsed
+	// (collapse.go: FIFO channels), which is faster on one core than the
+	// shared search on two. Results do not depend on it.
 	Workers int
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.

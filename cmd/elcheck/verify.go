@@ -43,7 +43,7 @@ var (
 	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions: none, por (partial-order), sym (placements up to rotation) or all"}
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within this much memory for the searches, e.g. 512MB or 2GiB: a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
-	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once, or workers sharing one configuration when there are fewer configurations (default: one per CPU); results do not depend on it"}
+	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed (default: one per CPU); results do not depend on it"}
 	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
 	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
 )
