@@ -13,10 +13,10 @@ import (
 // clocks or costs: every local state, message and channel content is
 // interned to a small number, a state is the vector of its components'
 // numbers (wake-ups, n local states, k channel contents; about one byte
-// each), a step is looked up by (local state number, event) and a
-// channel's push and pop by number, and a successor's fingerprint is its
-// parent's with the two to four changed components' terms replaced. Only
-// new states are written out. The byte encoding (State.Encode) is rebuilt
+// each, stored after the 8-byte sum its fingerprint is the mix of), a step
+// is looked up by (local state number, event) and a channel's push and pop
+// by number, and a successor's fingerprint is its parent's with the two to
+// four changed components' terms replaced. Only new states are written out. The byte encoding (State.Encode) is rebuilt
 // from the vector where a check or a trace needs it.
 //
 // Fingerprints are mix(sum of terms), a term being a mix of a component's
@@ -377,7 +377,7 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 	w := append(x.czw[:0], v...)
 	x.czv, x.czw = v, w
 	x.seenFP.put(mix(c.sum(v)), 0)
-	x.record(appendVec(x.enc[:0], v), -1, 0, 0)
+	x.record(appendVec(binary.LittleEndian.AppendUint64(x.enc[:0], c.sum(v)), v), -1, 0, 0)
 	r.states = 1
 	if viol := x.check(0, &init, r); viol != nil {
 		r.violation = viol
@@ -405,10 +405,14 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			return
 		}
 		dep := x.depthOf(i)
-		readVec(x.kept.get(i), v)
+		rec := x.kept.get(i)
+		sum := binary.LittleEndian.Uint64(rec)
+		readVec(rec[8:], v)
 		wake := v[0]
-		wakeTerm := c.wakeTerm(wake)
-		sum := c.sumWith(v, wakeTerm)
+		wakeTerm := uint64(0)
+		if wake != 0 {
+			wakeTerm = c.wakeTerm(wake)
+		}
 		inFlight := 0
 		for e := range k {
 			inFlight += int(c.chanLen[v[1+n+e]])
@@ -510,8 +514,8 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			for _, ch := range chg {
 				w[1+n+ch.edge] = ch.to
 			}
-			ch := x.kept.reserve(5 * d)
-			ch.buf = appendVec(ch.buf, w)
+			ch := x.kept.reserve(8 + 5*d)
+			ch.buf = appendVec(binary.LittleEndian.AppendUint64(ch.buf, fp), w)
 			x.kept.added()
 			x.recordRest(i, kk, dep+1)
 			r.states++
@@ -560,7 +564,7 @@ func (x *searcher) encoding(i int32) []byte {
 	for range 1 + x.cz.n + x.cz.k {
 		v = append(v, 0)
 	}
-	readVec(x.kept.get(i), v)
+	readVec(x.kept.get(i)[8:], v)
 	x.czu = v
 	x.czEnc = x.cz.encode(x.czEnc[:0], v)
 	return x.czEnc
@@ -583,7 +587,7 @@ func (x *searcher) czUniform(i int32) bool {
 	for range 1 + c.n + c.k {
 		v = append(v, 0)
 	}
-	readVec(x.kept.get(i), v)
+	readVec(x.kept.get(i)[8:], v)
 	x.czr = v
 	if len(x.czEdgeMaps) == 0 {
 		// Where each symmetry sends each channel, as permuteInto does.

@@ -31,13 +31,13 @@ func (x *searcher) endEdges(i int32) {
 		sortSmall(x.block)
 	}
 	prev := i
-	var buf [binary.MaxVarintLen64]byte
+	buf := x.eblock[:0]
 	for _, to := range x.block {
-		for _, b := range binary.AppendVarint(buf[:0], int64(to-prev)) {
-			x.ebytes.push(b)
-		}
+		buf = binary.AppendVarint(buf, int64(to-prev))
 		prev = to
 	}
+	x.ebytes.append(buf)
+	x.eblock = buf
 	x.edgeCount += int64(len(x.block))
 	if !x.bfs {
 		x.eend.set(i, int32(x.ebytes.len()))

@@ -29,6 +29,18 @@ func (p *pages[T]) push(v T) {
 	p.n++
 }
 
+// append appends the elements of vs.
+func (p *pages[T]) append(vs []T) {
+	for len(vs) > 0 {
+		if p.n>>pageBits == len(p.p) {
+			p.p = append(p.p, make([]T, 1<<pageBits))
+		}
+		k := copy(p.p[p.n>>pageBits][p.n&pageMask:], vs)
+		p.n += k
+		vs = vs[k:]
+	}
+}
+
 // at returns element i.
 func (p *pages[T]) at(i int32) T { return p.p[i>>pageBits][i&pageMask] }
 

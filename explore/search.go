@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo      []int
 	czChg         []czChange
 	czSends       []spec.Send
+	eblock        []byte  // endEdges' scratch
 	czEdgeMaps    [][]int // per symmetry, where it sends each channel (czUniform)
 	czInPort      []spec.Port
 	czr, czs, czp []uint32 // czUniform's vectors
