@@ -9,8 +9,8 @@ import (
 )
 
 // Collapse compression (SPIN's -DCOLLAPSE, LTSmin's tree compression one
-// level deep) for unreduced breadth-first search on FIFO channels without
-// clocks or costs: every local state, message and channel content is
+// level deep) for breadth-first search on FIFO channels without clocks or
+// costs, reduced or not: every local state, message and channel content is
 // interned to a small number, a state is the vector of its components'
 // numbers (wake-ups, n local states, k channel contents; about one byte
 // each, stored after the 8-byte sum its fingerprint is the mix of), a step
@@ -342,11 +342,11 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 }
 
 // collapsible reports whether the configuration of sy is searched with
-// collapsed states: breadth-first, unreduced, FIFO, without clocks, costs
-// or exact storage, not forced onto another engine by a test, and with
-// ports that fit a step's key.
+// collapsed states: breadth-first, FIFO, without clocks, costs or exact
+// storage, not forced onto another engine by a test, and with ports that
+// fit a step's key.
 func (x *searcher) collapsible(sy *System) bool {
-	if !x.bfs || x.reduce || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
+	if !x.bfs || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
 		sy.Config.Channels != spec.FIFO || x.opts.par > 0 || x.opts.bytes {
 		return false
 	}
@@ -383,7 +383,6 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		r.violation = viol
 		return
 	}
-	chg := x.czChg[:0]
 	t := &x.tcur
 	for i := int32(0); i < x.states(); i++ {
 		x.kept.expanding(i)
@@ -417,38 +416,31 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		for e := range k {
 			inFlight += int(c.chanLen[v[1+n+e]])
 		}
-		x.beginEdges(i)
-		act := 0 // the action's number in System.Enabled's order
+		// The enabled actions, in System.Enabled's order: wake-ups by
+		// process, then deliveries by channel.
+		acts := x.czActs[:0]
 		for pos := 1; pos < d; pos++ {
-			// Wake-ups by process, then deliveries by channel.
-			var p, e int
-			var msg uint32
-			code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 			if pos <= n {
-				p, e = pos-1, -1
-				if wake&(1<<uint(p)) == 0 {
-					continue
+				if wake&(1<<uint(pos-1)) != 0 {
+					acts = append(acts, czAct{p: pos - 1, e: -1, num: len(acts)})
 				}
-			} else {
-				e = pos - 1 - n
-				cont := v[pos]
-				p = edgeTo[e]
-				if cont == 0 || wake&(1<<uint(p)) != 0 {
-					continue
-				}
-				msg = c.chanHead[cont]
-				code = 1 + (uint64(msg)<<8 | uint64(inPort[e]))
+				continue
 			}
-			kk := act
-			act++
+			e := pos - 1 - n
+			cont := v[pos]
+			if p := edgeTo[e]; cont != 0 && wake&(1<<uint(p)) == 0 {
+				acts = append(acts, czAct{p: p, e: e, msg: c.chanHead[cont], num: len(acts)})
+			}
+		}
+		x.czActs = acts
+		if x.reduce && len(acts) > 1 {
+			acts = x.czAmple(v, sum, wakeTerm, acts, dep)
+		}
+		x.beginEdges(i)
+		for _, ac := range acts {
+			p, e, msg, kk := ac.p, ac.e, ac.msg, ac.num
 			old := v[1+p]
-			var st *czStep
-			var err *StepError
-			if idx, ok := c.stepIdx.get(uint64(old)<<40 | code); ok {
-				st = &c.steps[idx]
-			} else {
-				st, err = c.step(sy, old, x.czAction(p, e, msg), msg)
-			}
+			st, err := x.czStepOf(p, e, msg, old)
 			if err == nil && x.opts.PurityEvery > 0 {
 				// Every distinct step is run again at its 1st, 2nd, 4th,
 				// 8th... use (each use with PurityEvery 1): all of them
@@ -464,44 +456,13 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 					err = sy.checkPurity(t, x.czAction(p, e, msg), c.localB[st.next], x.czSends)
 				}
 			}
-			outs := sy.outEdge[p]
-			if err == nil {
-				for _, s := range c.sends[st.send:st.sendEnd] {
-					if int(s.port) >= len(outs) {
-						err = sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-						break
-					}
-				}
-			}
 			if err != nil {
 				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), x.czAction(p, e, msg)))
 				return
 			}
 			r.transitions++
-			fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
-			nw := wake
-			chg = chg[:0]
-			if e < 0 {
-				nw &^= 1 << uint(p)
-				fp += c.wakeTerm(nw) - wakeTerm
-			} else {
-				cont := v[1+n+e]
-				chg = append(chg, czChange{e, cont, c.chanPop[cont]})
-			}
-			for _, s := range c.sends[st.send:st.sendEnd] {
-				o := outs[s.port]
-				j := 0
-				for j < len(chg) && chg[j].edge != o {
-					j++
-				}
-				if j == len(chg) {
-					chg = append(chg, czChange{o, v[1+n+o], v[1+n+o]})
-				}
-				chg[j].to = c.pushed(chg[j].to, s.msg)
-			}
-			for _, ch := range chg {
-				fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
-			}
+			fp, nw := x.czNext(v, sum, wakeTerm, p, e, st)
+			chg := x.czChg
 			j, seen := x.seenFP.put(mix(fp), x.states())
 			x.addEdge(j)
 			if seen {
@@ -549,7 +510,6 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		}
 		x.endEdges(i)
 	}
-	x.czChg = chg
 	x.kept.trim()
 	x.analyse(r)
 }
@@ -717,4 +677,130 @@ func (x *searcher) czAction(p, e int, msg uint32) Action {
 		return Action{Kind: spec.Wake, Proc: p, Edge: -1}
 	}
 	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: x.cz.msgs[msg]}
+}
+
+// czAct is an enabled action of a collapsed state: process p's wake-up
+// (e < 0) or its delivery of message number msg from channel e; num is its
+// number in System.Enabled's order, which traces replay.
+type czAct struct {
+	p, e, num int
+	msg       uint32
+}
+
+// czStepOf returns process p's step from local state old on the wake-up
+// (e < 0) or the delivery of message msg from channel e, looked up or run;
+// a step that sends on a port p does not have is an error.
+func (x *searcher) czStepOf(p, e int, msg, old uint32) (*czStep, *StepError) {
+	c, sy := &x.cz, x.sy
+	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
+	if e >= 0 {
+		code = 1 + (uint64(msg)<<8 | uint64(x.czInPort[e]))
+	}
+	var st *czStep
+	if idx, ok := c.stepIdx.get(uint64(old)<<40 | code); ok {
+		st = &c.steps[idx]
+	} else {
+		var err *StepError
+		if st, err = c.step(sy, old, x.czAction(p, e, msg), msg); err != nil {
+			return nil, err
+		}
+	}
+	outs := sy.outEdge[p]
+	for _, s := range c.sends[st.send:st.sendEnd] {
+		if int(s.port) >= len(outs) {
+			return nil, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+		}
+	}
+	return st, nil
+}
+
+// czNext returns the fingerprint sum and the wake-up set of the successor
+// of vector v (whose sum and wake-up term are given) by process p's step
+// st, a wake-up (e < 0) or a delivery from channel e; the channels it
+// changes are left in x.czChg.
+func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, st *czStep) (uint64, uint32) {
+	c := &x.cz
+	n, k := c.n, c.k
+	old := v[1+p]
+	fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
+	nw := v[0]
+	chg := x.czChg[:0]
+	if e < 0 {
+		nw &^= 1 << uint(p)
+		fp += c.wakeTerm(nw) - wakeTerm
+	} else {
+		cont := v[1+n+e]
+		chg = append(chg, czChange{e, cont, c.chanPop[cont]})
+	}
+	outs := x.sy.outEdge[p]
+	for _, s := range c.sends[st.send:st.sendEnd] {
+		o := outs[s.port]
+		j := 0
+		for j < len(chg) && chg[j].edge != o {
+			j++
+		}
+		if j == len(chg) {
+			chg = append(chg, czChange{o, v[1+n+o], v[1+n+o]})
+		}
+		chg[j].to = c.pushed(chg[j].to, s.msg)
+	}
+	for _, ch := range chg {
+		fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
+	}
+	x.czChg = chg
+	return fp, nw
+}
+
+// czAmple is ample for a collapsed state v at depth dep: the enabled
+// actions acts of the first process, by position, whose wake-up is pending
+// or whose in-channels all hold a message (C1), none of whose steps changes
+// its decision (C2) or leads to a state found at a depth no greater than
+// dep (C3, breadth-first), or acts itself. It chooses what ample chooses.
+func (x *searcher) czAmple(v []uint32, sum, wakeTerm uint64, acts []czAct, dep int32) []czAct {
+	c := &x.cz
+	n := c.n
+outer:
+	for p := range n {
+		lo, hi := -1, -1
+		for j, a := range acts {
+			if a.p == p {
+				if lo < 0 {
+					lo = j
+				}
+				hi = j + 1
+			}
+		}
+		if lo < 0 {
+			continue
+		}
+		cand := x.czCand[:0]
+		for _, a := range acts[lo:hi] {
+			if a.p == p {
+				cand = append(cand, a)
+			}
+		}
+		x.czCand = cand
+		if len(cand) == len(acts) {
+			break // p alone is enabled: nothing to reduce
+		}
+		if v[0]&(1<<uint(p)) == 0 {
+			for e, to := range x.czEdgeTo {
+				if to == p && v[1+n+e] == 0 {
+					continue outer
+				}
+			}
+		}
+		for _, a := range cand {
+			st, err := x.czStepOf(p, a.e, a.msg, v[1+p])
+			if err != nil || !st.same {
+				continue outer
+			}
+			fp, _ := x.czNext(v, sum, wakeTerm, p, a.e, st)
+			if j, seen := x.seenFP.get(mix(fp)); seen && x.depthOf(j) <= dep {
+				continue outer
+			}
+		}
+		return cand
+	}
+	return acts
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // TestCollapsedSearchAgrees runs every protocol and buggy variant, every
-// configuration for n <= 4 (5 without -short), unreduced on FIFO channels,
-// with collapsed states and with byte encodings, and compares the whole
-// results: counts, final-state digests, message range, verdicts and the
-// counterexample, step for step.
+// configuration for n <= 4 (5 without -short), on FIFO channels with and
+// without partial-order reduction, with collapsed states and with byte
+// encodings, and compares the whole results: counts, final-state digests,
+// message range, verdicts and the counterexample, step for step.
 func TestCollapsedSearchAgrees(t *testing.T) {
 	maxN := 5
 	if testing.Short() {
@@ -24,20 +24,22 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 	}
 	for _, m := range protocols.All() {
 		for n := 1; n <= maxN; n++ {
-			t.Run(fmt.Sprintf("%s/n=%d", m.Info().Name, n), func(t *testing.T) {
-				space := Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}
-				opts := DefaultOptions()
-				opts.POR, opts.Workers = false, 1
-				got := Check(context.Background(), m, space, opts)
-				opts.bytes = true
-				want := Check(context.Background(), m, space, opts)
-				if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("results differ (-bytes +collapsed):\n%s", diff)
-				}
-				if got.States == 0 {
-					t.Fatal("nothing explored")
-				}
-			})
+			for _, por := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/n=%d/por=%v", m.Info().Name, n, por), func(t *testing.T) {
+					space := Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}
+					opts := DefaultOptions()
+					opts.POR, opts.Workers = por, 1
+					got := Check(context.Background(), m, space, opts)
+					opts.bytes = true
+					want := Check(context.Background(), m, space, opts)
+					if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("results differ (-bytes +collapsed):\n%s", diff)
+					}
+					if got.States == 0 {
+						t.Fatal("nothing explored")
+					}
+				})
+			}
 		}
 	}
 }
@@ -54,7 +56,7 @@ func TestCollapsedSearchIsUsed(t *testing.T) {
 		want bool
 	}{
 		{"unreduced FIFO", func(*Options) {}, true},
-		{"reduced", func(o *Options) { o.POR = true }, false},
+		{"reduced", func(o *Options) { o.POR = true }, true},
 		{"exact", func(o *Options) { o.Exact = true }, false},
 		{"time", func(o *Options) { o.Time = true }, false},
 		{"dfs", func(o *Options) { o.Search = DFS }, false},

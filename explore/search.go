@@ -132,22 +132,23 @@ type searcher struct {
 
 	// The collapsed search (collapse.go): its tables, whether the
 	// current configuration uses it, and scratch vectors.
-	cz            collapser
-	collapsed     bool
-	czv, czw, czu []uint32
-	czEnc         []byte
-	czEdgeTo      []int
-	czChg         []czChange
-	czSends       []spec.Send
-	eblock        []byte  // endEdges' scratch
-	czEdgeMaps    [][]int // per symmetry, where it sends each channel (czUniform)
-	czInPort      []spec.Port
-	czr, czs, czp []uint32 // czUniform's vectors
-	steps         int64    // transitions taken, for the spaced purity check
-	budget        *int64
-	reduce        bool // partial-order reduction (see ample)
-	ctx           context.Context
-	progress      func(states int64, depth int)
+	cz             collapser
+	collapsed      bool
+	czv, czw, czu  []uint32
+	czEnc          []byte
+	czEdgeTo       []int
+	czChg          []czChange
+	czSends        []spec.Send
+	czActs, czCand []czAct
+	eblock         []byte  // endEdges' scratch
+	czEdgeMaps     [][]int // per symmetry, where it sends each channel (czUniform)
+	czInPort       []spec.Port
+	czr, czs, czp  []uint32 // czUniform's vectors
+	steps          int64    // transitions taken, for the spaced purity check
+	budget         *int64
+	reduce         bool // partial-order reduction (see ample)
+	ctx            context.Context
+	progress       func(states int64, depth int)
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
