@@ -115,6 +115,7 @@ type collapser struct {
 	salt []uint64 // per vector position
 
 	localIdx map[string]uint32
+	initIdx  map[spec.Env]uint32 // initial local states
 	localB   [][]byte
 	localDec []spec.Decision
 	// localTerm[id*n+p] is local state id's term at process p; chanTerm
@@ -145,7 +146,7 @@ func (c *collapser) prepare(n, k int) {
 	if c.localIdx != nil && c.n == n && c.k == k && c.size < czLimit {
 		return
 	}
-	*c = collapser{n: n, k: k, localIdx: map[string]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
+	*c = collapser{n: n, k: k, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
 	for i := range 1 + n + k {
 		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
 	}
@@ -372,8 +373,28 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		edgeTo, inPort = append(edgeTo, e.To.Node), append(inPort, e.To.Port)
 	}
 	x.czEdgeTo, x.czInPort = edgeTo, inPort
-	init := sy.Initial()
-	v := c.vectorOf(x.czv[:0], &init, sy.Machine)
+	// The initial state: local states by environment, remembered across
+	// configurations (a sweep starts from the same few thousand).
+	top := sy.Config.Topology
+	v := append(x.czv[:0], uint32(sy.Config.Initiators))
+	init := State{Wake: sy.Config.Initiators, Locals: x.czInit[:0], Chans: make([][]spec.Message, k)}
+	for q := range n {
+		env := spec.Env{ID: sy.Config.IDs[q], Ports: top.Ports[q]}
+		if sy.Info.KnowsN {
+			env.N = n
+		}
+		id, ok := c.initIdx[env]
+		if !ok {
+			id = c.internLocal(sy.Machine.Init(env), sy.Machine)
+			c.initIdx[env] = id
+		}
+		v = append(v, id)
+		init.Locals = append(init.Locals, c.localB[id])
+	}
+	x.czInit = init.Locals
+	for range k {
+		v = append(v, 0)
+	}
 	w := append(x.czw[:0], v...)
 	x.czv, x.czw = v, w
 	x.seenFP.put(mix(c.sum(v)), 0)

@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo       []int
 	czChg          []czChange
 	czSends        []spec.Send
+	czInit         [][]byte
 	czActs, czCand []czAct
 	eblock         []byte  // endEdges' scratch
 	czEdgeMaps     [][]int // per symmetry, where it sends each channel (czUniform)
