@@ -420,7 +420,7 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			r.stopped = errMemory
 			return
 		}
-		if len(c.localB) >= czMaxLocals {
+		if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
 			r.stopped = errTooManyLocals
 			return
 		}
