@@ -92,6 +92,7 @@ type czStep struct {
 	next          uint32
 	send, sendEnd uint32
 	uses          uint32 // by the search, counted for the purity check
+	maxPort       int32  // the largest port sent on, or -1
 	same          bool
 }
 
@@ -252,9 +253,10 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	if err != nil {
 		return nil, err
 	}
-	st := czStep{next: c.internLocal(next, sy.Machine), send: uint32(len(c.sends))}
+	st := czStep{next: c.internLocal(next, sy.Machine), send: uint32(len(c.sends)), maxPort: -1}
 	for _, s := range sends {
 		c.sends = append(c.sends, czSend{s.Port, c.internMsg(s.Msg)})
+		st.maxPort = max(st.maxPort, int32(s.Port))
 	}
 	st.sendEnd = uint32(len(c.sends))
 	st.same = c.localDec[st.next] == c.localDec[local]
@@ -580,10 +582,13 @@ func (x *searcher) czUniform(i int32) bool {
 			x.czEdgeMaps = append(x.czEdgeMaps, m)
 		}
 	}
+	rec := x.kept.get(i)
+	sum := binary.LittleEndian.Uint64(rec)
 	for si, p := range x.sy.Config.Topology.Symmetries {
-		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, p.Node, x.czEdgeMaps[si])
-		rot := x.czPermute(v, p.Node, x.czEdgeMaps[si])
-		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, nil, nil)
+		node, edge := p.Node, x.czEdgeMaps[si]
+		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, sum, node, edge)
+		rot := x.czPermute(v, node, edge)
+		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, c.sum(rot), nil, nil)
 		if !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
@@ -632,60 +637,51 @@ func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 }
 
 // czSuccessorPrints appends the fingerprints of the successors of vector
-// v, each moved by the node and channel maps of a symmetry if node is not
-// nil, and sorts them; a step that fails counts as fingerprint 0.
-func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, node, edge []int) []uint64 {
-	c, sy := &x.cz, x.sy
+// v, whose fingerprint sum is sum, each moved by the node and channel maps
+// of a symmetry if node is not nil, and sorts them; a step that fails
+// counts as fingerprint 0. Each is the parent's sum (moved, if node is not
+// nil) with the changed components' terms replaced.
+func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node, edge []int) []uint64 {
+	c := &x.cz
 	n, k := c.n, c.k
-	w := append(x.czs[:0], v...)
-	x.czs = w
+	wakeTerm := c.wakeTerm(v[0])
+	psum, pwake := sum, uint64(0)
+	if node != nil {
+		psum, pwake = c.permutedSum(v, node, edge), c.wakeTerm(permWake(v[0], node))
+	}
 	for pos := 1; pos < 1+n+k; pos++ {
-		var a Action
+		var q, e int
 		var msg uint32
 		if pos <= n {
-			q := pos - 1
+			q, e = pos-1, -1
 			if v[0]&(1<<uint(q)) == 0 {
 				continue
 			}
-			a = Action{Kind: spec.Wake, Proc: q, Edge: -1}
 		} else {
-			e := pos - 1 - n
-			q := x.czEdgeTo[e]
+			e = pos - 1 - n
+			q = x.czEdgeTo[e]
 			if v[pos] == 0 || v[0]&(1<<uint(q)) != 0 {
 				continue
 			}
 			msg = c.chanHead[v[pos]]
-			a = Action{Kind: spec.Deliver, Proc: q, Edge: e, Msg: c.msgs[msg]}
 		}
-		st, err := c.step(sy, v[1+a.Proc], a, msg)
-		outs := sy.outEdge[a.Proc]
-		if err == nil {
-			for _, s := range c.sends[st.send:st.sendEnd] {
-				if int(s.port) >= len(outs) {
-					err = sy.badPort(a, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-				}
-			}
-		}
+		st, err := x.czStepOf(q, e, msg, v[1+q])
 		if err != nil {
 			dst = append(dst, 0)
 			continue
 		}
-		copy(w, v)
-		w[1+a.Proc] = st.next
-		if a.Kind == spec.Wake {
-			w[0] &^= 1 << uint(a.Proc)
-		} else {
-			w[1+n+a.Edge] = c.chanPop[v[1+n+a.Edge]]
-		}
-		for _, s := range c.sends[st.send:st.sendEnd] {
-			e := outs[s.port]
-			w[1+n+e] = c.pushed(w[1+n+e], s.msg)
-		}
+		fp, nw := x.czNext(v, sum, wakeTerm, q, e, st)
 		if node != nil {
-			dst = append(dst, mix(c.permutedSum(w, node, edge)))
-		} else {
-			dst = append(dst, mix(c.sum(w)))
+			to := node[q]
+			fp = psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
+			if e < 0 {
+				fp += c.wakeTerm(permWake(nw, node)) - pwake
+			}
+			for _, ch := range x.czChg {
+				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
+			}
 		}
+		dst = append(dst, mix(fp))
 	}
 	slices.Sort(dst)
 	return dst
@@ -726,10 +722,11 @@ func (x *searcher) czStepOf(p, e int, msg, old uint32) (*czStep, *StepError) {
 			return nil, err
 		}
 	}
-	outs := sy.outEdge[p]
-	for _, s := range c.sends[st.send:st.sendEnd] {
-		if int(s.port) >= len(outs) {
-			return nil, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+	if outs := sy.outEdge[p]; int(st.maxPort) >= len(outs) {
+		for _, s := range c.sends[st.send:st.sendEnd] {
+			if int(s.port) >= len(outs) {
+				return nil, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+			}
 		}
 	}
 	return st, nil
