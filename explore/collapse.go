@@ -13,16 +13,18 @@ import (
 // costs, reduced or not: every local state, message and channel content is
 // interned to a small number, a state is the vector of its components'
 // numbers (wake-ups, n local states, k channel contents; about one byte
-// each, stored after the 8-byte sum its fingerprint is the mix of), a step
-// is looked up by (local state number, event) and a channel's push and pop
-// by number, and a successor's fingerprint is its parent's with the two to
-// four changed components' terms replaced. Only new states are written out. The byte encoding (State.Encode) is rebuilt
-// from the vector where a check or a trace needs it.
+// each, stored after its 8-byte fingerprint), a step is looked up by (local
+// state number, event) and a channel's push and pop by number, and a
+// successor's fingerprint is its parent's with the two to four changed
+// components' terms replaced. Only new states are written out. The byte
+// encoding (State.Encode) is rebuilt from the vector where a check or a
+// trace needs it.
 //
-// Fingerprints are mix(sum of terms), a term being a mix of a component's
+// Fingerprints are sums of terms, a term being a mix of a component's
 // content hash (wyhash of its canonical bytes, so never of the order
-// numbers were given out in) and its position: a different function of the
-// state than fingerprint(Encode), with the same collision figures. They are
+// numbers were given out in) and its position: a sum of independent
+// uniform 64-bit values is uniform, so this different function of the
+// state than fingerprint(Encode) has the same collision figures. They are
 // used only within the configuration being searched; what leaves it (the
 // digest of final states) is computed from canonical encodings.
 
@@ -364,7 +366,30 @@ func (x *searcher) collapsible(sy *System) bool {
 // runCollapsed is run's breadth-first search with collapsed states. It
 // records states, parents, action numbers and edges as run does, so traces,
 // the graph analyses and every figure are the same.
+//
+// It first runs without recording edges: they serve only the graph
+// analyses of a graph that is not layered (some edge does not go from a
+// depth to the next), and in a layered graph there is no cycle and every
+// path to a state is as long as its depth, so the message counts are
+// terminal depths less the wake-ups. At the first edge that breaks the
+// layering it starts again, recording them.
 func (x *searcher) runCollapsed(sy *System, r *configResult) {
+	budget := *x.budget
+	x.noEdges = true
+	if x.collapsedOnce(sy, r) {
+		return
+	}
+	*x.budget = budget
+	x.reset(sy)
+	*r = configResult{minMsg: -1, minTime: -1}
+	x.noEdges = false
+	x.collapsedOnce(sy, r)
+}
+
+// collapsedOnce is runCollapsed's search, with edges or without
+// (x.noEdges); without, it gives up, returning false, at the first edge
+// that breaks the layering.
+func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 	c := &x.cz
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	c.prepare(n, k)
@@ -399,20 +424,21 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 	}
 	w := append(x.czw[:0], v...)
 	x.czv, x.czw = v, w
-	x.seenFP.put(mix(c.sum(v)), 0)
+	x.seenFP.put(c.sum(v), 0)
 	x.record(appendVec(binary.LittleEndian.AppendUint64(x.enc[:0], c.sum(v)), v), -1, 0, 0)
 	r.states = 1
 	if viol := x.check(0, &init, r); viol != nil {
 		r.violation = viol
-		return
+		return true
 	}
 	t := &x.tcur
+	termMin, termMax, worst := int32(-1), int32(-1), int32(-1) // terminal depths
 	for i := int32(0); i < x.states(); i++ {
 		x.kept.expanding(i)
 		if i&1023 == 0 {
 			if err := x.ctx.Err(); err != nil {
 				r.stopped = err
-				return
+				return true
 			}
 			if x.progress != nil {
 				x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
@@ -420,11 +446,11 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		}
 		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
 			r.stopped = errMemory
-			return
+			return true
 		}
 		if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
 			r.stopped = errTooManyLocals
-			return
+			return true
 		}
 		dep := x.depthOf(i)
 		rec := x.kept.get(i)
@@ -459,7 +485,17 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 		if x.reduce && len(acts) > 1 {
 			acts = x.czAmple(v, sum, wakeTerm, acts, dep)
 		}
-		x.beginEdges(i)
+		if len(acts) == 0 { // terminal
+			if termMin < 0 || dep < termMin {
+				termMin = dep
+			}
+			if dep > termMax {
+				termMax, worst = dep, i
+			}
+		}
+		if !x.noEdges {
+			x.beginEdges(i)
+		}
 		for _, ac := range acts {
 			p, e, msg, kk := ac.p, ac.e, ac.msg, ac.num
 			old := v[1+p]
@@ -481,15 +517,19 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			}
 			if err != nil {
 				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), x.czAction(p, e, msg)))
-				return
+				return true
 			}
 			r.transitions++
 			fp, nw := x.czNext(v, sum, wakeTerm, p, e, st)
 			chg := x.czChg
-			j, seen := x.seenFP.put(mix(fp), x.states())
-			x.addEdge(j)
+			j, seen := x.seenFP.put(fp, x.states())
+			if !x.noEdges {
+				x.addEdge(j)
+			}
 			if seen {
-				x.noteDuplicate(j, dep)
+				if x.noteDuplicate(j, dep); x.noEdges && !x.layered {
+					return false
+				}
 				continue
 			}
 			copy(w, v)
@@ -508,7 +548,7 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			}
 			if *x.budget--; *x.budget < 0 {
 				r.stopped = errStateLimit
-				return
+				return true
 			}
 			after := inFlight + int(st.sendEnd-st.send)
 			if e >= 0 {
@@ -528,13 +568,20 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 			}
 			if viol != nil {
 				r.violation = viol
-				return
+				return true
 			}
 		}
-		x.endEdges(i)
+		if !x.noEdges {
+			x.endEdges(i)
+		}
 	}
 	x.kept.trim()
-	x.analyse(r)
+	if x.noEdges {
+		x.layeredResult(r, int64(termMin), int64(termMax), worst)
+	} else {
+		x.analyse(r)
+	}
+	return true
 }
 
 // encoding returns the canonical encoding of state i, whose record must
@@ -558,7 +605,7 @@ func (x *searcher) encoding(i int32) []byte {
 func (x *searcher) collapsedPrint(enc []byte) uint64 {
 	s := DecodeState(enc, x.cz.n, x.cz.k)
 	x.czu = x.cz.vectorOf(x.czu[:0], &s, x.sy.Machine)
-	return mix(x.cz.sum(x.czu))
+	return x.cz.sum(x.czu)
 }
 
 // czUniform is uniform for state i of a collapsed search, on vectors:
@@ -681,7 +728,7 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node,
 				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
 			}
 		}
-		dst = append(dst, mix(fp))
+		dst = append(dst, fp)
 	}
 	slices.Sort(dst)
 	return dst
@@ -814,7 +861,7 @@ outer:
 				continue outer
 			}
 			fp, _ := x.czNext(v, sum, wakeTerm, p, a.e, st)
-			if j, seen := x.seenFP.get(mix(fp)); seen && x.depthOf(j) <= dep {
+			if j, seen := x.seenFP.get(fp); seen && x.depthOf(j) <= dep {
 				continue outer
 			}
 		}

@@ -80,3 +80,52 @@ func TestCollapsedSearchIsUsed(t *testing.T) {
 		})
 	}
 }
+
+// circlingLeLann is LeLann plus a token that process 0 puts on the ring
+// when it wakes and that every process passes on: the token circles
+// forever, so the graph has a cycle (an edge back to an earlier depth),
+// which the collapsed search meets without edges and must search again
+// with them.
+type circlingLeLann struct{ protocols.LeLann }
+
+const token spec.Kind = 1
+
+func (p circlingLeLann) Info() spec.Info {
+	in := p.LeLann.Info()
+	in.Name = "lelann-circling"
+	in.Messages = append(append([]string(nil), in.Messages...), "token")
+	in.Bound = spec.Bound{}
+	return in
+}
+
+func (p circlingLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
+	if ev.Kind == spec.Deliver && ev.Msg.Kind == token {
+		out.Send(0, ev.Msg)
+		return s
+	}
+	if ev.Kind == spec.Wake && s.ID == 1 {
+		out.Send(0, spec.Message{Kind: token})
+	}
+	return p.LeLann.Step(s, ev, out)
+}
+
+// TestCollapsedSearchStartsAgain checks the search of a graph that is not
+// layered: found without edges, searched again with them, and reported as
+// the byte-encoded search reports it (the cycle, its trace).
+func TestCollapsedSearchStartsAgain(t *testing.T) {
+	m := spec.Erase[protocols.LeLannState](circlingLeLann{})
+	for _, por := range []bool{false, true} {
+		space := Space{N: 3, Topology: m.Info().Topology, Channels: spec.FIFO}
+		opts := DefaultOptions()
+		opts.POR, opts.Workers = por, 1
+		got := Check(context.Background(), m, space, opts)
+		opts.bytes = true
+		want := Check(context.Background(), m, space, opts)
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("por=%v: results differ (-bytes +collapsed):\n%s", por, diff)
+		}
+		if got.Violation == nil || got.Violation.Property != "termination" || got.Violation.LoopAt < 0 {
+			t.Fatalf("por=%v: %s, want a termination violation with a loop", por, got.Verdict())
+		}
+	}
+}

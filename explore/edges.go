@@ -33,7 +33,11 @@ func (x *searcher) endEdges(i int32) {
 	prev := i
 	buf := x.eblock[:0]
 	for _, to := range x.block {
-		buf = binary.AppendVarint(buf, int64(to-prev))
+		if d := to - prev; d >= -64 && d < 64 { // one zig-zag byte, as AppendVarint writes it
+			buf = append(buf, byte(d<<1^d>>31))
+		} else {
+			buf = binary.AppendVarint(buf, int64(d))
+		}
 		prev = to
 	}
 	x.ebytes.append(buf)

@@ -127,7 +127,6 @@ func (x *searcher) analyse(r *configResult) {
 // message-passing protocols are layered: the number of events that reach
 // a state is usually a function of the state.
 func (x *searcher) analyseLayered(r *configResult) {
-	wakes := int64(x.sy.Config.Initiators.Len())
 	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
 	for v := range x.states() {
 		if !x.terminal(v) {
@@ -141,6 +140,14 @@ func (x *searcher) analyseLayered(r *configResult) {
 			maxLen, worst = l, v
 		}
 	}
+	x.layeredResult(r, minLen, maxLen, worst)
+}
+
+// layeredResult sets the message counts of a layered graph whose terminal
+// states lie at depths minLen to maxLen, worst being the first at maxLen,
+// and checks the declared bound.
+func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst int32) {
+	wakes := int64(x.sy.Config.Initiators.Len())
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
 	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
 		r.violation = x.violation(invariants.MessageBound,

@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo       []int
 	czChg          []czChange
 	czSends        []spec.Send
+	noEdges        bool // the collapsed search records no edges (runCollapsed)
 	czInit         [][]byte
 	czActs, czCand []czAct
 	eblock         []byte  // endEdges' scratch
@@ -158,7 +159,7 @@ func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
 
 func (x *searcher) reset(sy *System) {
 	x.sy = sy
-	x.collapsed = false
+	x.collapsed, x.noEdges = false, false
 	x.czEdgeMaps = x.czEdgeMaps[:0]
 	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
 		p.reset()
@@ -239,7 +240,9 @@ func (x *searcher) recordRest(parent int32, k int, depth int32) {
 		k = 65535
 	}
 	x.act.push(uint16(k))
-	x.estart.push(0)
+	if !x.noEdges {
+		x.estart.push(0)
+	}
 	if x.weighted() {
 		x.wfirst.push(0)
 	}
