@@ -30,6 +30,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'Visited|Fingerprint' -benchmem ./explore/
 	$(GO) test -run '^$$' -bench 'Check' -benchmem -benchtime 3x ./explore/
 	$(GO) test -run '^$$' -bench 'Config|VisitedSetGraph|Sweep' -benchtime 3x ./explore/
+	$(GO) test -run '^$$' -bench 'PerCore' -benchtime 5x -count 3 ./explore/
 
 ## bounds-doc: rewrite the tables of docs/bounds.md (below its marker line)
 ## and the plots in docs/bounds/: every correct protocol, n = $(BOUNDS_N).
