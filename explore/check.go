@@ -27,8 +27,10 @@ type Options struct {
 	// MaxStates stops the check, INCOMPLETE, after this many distinct
 	// states over all configurations; 0 means no limit.
 	MaxStates int64
-	// PurityEvery re-runs every k-th step to check that it is a function of
-	// its input; 0 turns the check off.
+	// PurityEvery re-runs about every k-th step (chosen by a hash) to check
+	// that it is a function of its input; the collapsed search (collapse.go)
+	// re-runs each distinct step at its 1st, 2nd, 4th... use instead, or at
+	// every use if k is 1. 0 turns the check off.
 	PurityEvery int
 	// UniformityEvery checks on every k-th state that rotating it commutes
 	// with taking its successors; 0 turns the check off.
