@@ -136,6 +136,10 @@ type collapser struct {
 	chanLen  []int32
 	push     czMap // content<<32 | message -> content
 
+	wakes [1024]struct {
+		set  uint32 // the wake-up set plus one; 0: empty entry
+		term uint64
+	}
 	stepIdx czMap // local<<40 | event code -> index into steps
 	steps   []czStep
 	sends   []czSend
@@ -162,8 +166,15 @@ func (c *collapser) prepare(n, k int) {
 // content hashes to h.
 func (c *collapser) term(pos int, h uint64) uint64 { return mix(h ^ c.salt[pos]) }
 
-// wakeTerm is the term of wake-up set w.
-func (c *collapser) wakeTerm(w uint32) uint64 { return c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995)) }
+// wakeTerm is the term of wake-up set w, from a small cache: states with
+// wake-ups pending are many, their sets few.
+func (c *collapser) wakeTerm(w uint32) uint64 {
+	e := &c.wakes[w%uint32(len(c.wakes))]
+	if e.set != w+1 {
+		e.set, e.term = w+1, c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+	}
+	return e.term
+}
 
 func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	if id, ok := c.localIdx[string(b)]; ok {
@@ -315,8 +326,18 @@ func appendVec(dst []byte, v []uint32) []byte {
 // readVec decodes what appendVec wrote into v, which has the vector's
 // length.
 func readVec(b []byte, v []uint32) {
-	off := 0
-	for j := range v {
+	off, j := 0, 0
+	// Eight one-byte numbers at a time, the usual case.
+	for ; j+8 <= len(v) && off+8 <= len(b); j, off = j+8, off+8 {
+		x := binary.LittleEndian.Uint64(b[off:])
+		if x&0x8080808080808080 != 0 {
+			break
+		}
+		w := v[j : j+8 : j+8]
+		w[0], w[1], w[2], w[3] = uint32(x&0x7f), uint32(x>>8&0x7f), uint32(x>>16&0x7f), uint32(x>>24&0x7f)
+		w[4], w[5], w[6], w[7] = uint32(x>>32&0x7f), uint32(x>>40&0x7f), uint32(x>>48&0x7f), uint32(x>>56)
+	}
+	for ; j < len(v); j++ {
 		if x := b[off]; x < 0x80 {
 			v[j] = uint32(x)
 			off++

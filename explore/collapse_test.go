@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,5 +128,53 @@ func TestCollapsedSearchStartsAgain(t *testing.T) {
 		if got.Violation == nil || got.Violation.Property != "termination" || got.Violation.LoopAt < 0 {
 			t.Fatalf("por=%v: %s, want a termination violation with a loop", por, got.Verdict())
 		}
+	}
+}
+
+// TestVectorRoundTrip checks readVec against appendVec for vectors of
+// one-byte and longer numbers in every position, around readVec's
+// eight-at-a-time path.
+func TestVectorRoundTrip(t *testing.T) {
+	for length := 1; length <= 27; length++ {
+		for big := -1; big < length; big++ { // the position of a long number, or none
+			v := make([]uint32, length)
+			for j := range v {
+				v[j] = uint32(j*37) % 128
+				if j == big {
+					v[j] = 128 + uint32(j)<<20
+				}
+			}
+			got := make([]uint32, length)
+			readVec(appendVec(nil, v), got)
+			if !slices.Equal(got, v) {
+				t.Fatalf("length %d, long at %d: read %v, wrote %v", length, big, got, v)
+			}
+		}
+	}
+}
+
+// TestCollapserStartsAfresh checks that the tables start again, with the
+// empty channel as content 0, once they outgrow their limit or the shape
+// of the states changes.
+func TestCollapserStartsAfresh(t *testing.T) {
+	var c collapser
+	c.prepare(3, 3)
+	c.internChan([]uint32{c.internMsg(spec.Message{Kind: 1, ID: 5})})
+	if len(c.chanSeq) != 2 || len(c.msgs) != 1 {
+		t.Fatalf("%d contents, %d messages before", len(c.chanSeq), len(c.msgs))
+	}
+	c.prepare(3, 3) // same shape, small: kept
+	if len(c.chanSeq) != 2 {
+		t.Fatal("the tables were dropped though small")
+	}
+	c.size = czLimit
+	c.prepare(3, 3)
+	if len(c.chanSeq) != 1 || len(c.msgs) != 0 || c.chanLen[0] != 0 || c.size >= czLimit {
+		t.Fatalf("after the limit: %d contents, %d messages, size %d", len(c.chanSeq), len(c.msgs), c.size)
+	}
+	c.internMsg(spec.Message{Kind: 1})
+	c.prepare(4, 4)
+	if c.n != 4 || len(c.msgs) != 0 || len(c.salt) != 9 {
+		t.Fatalf("after a new shape: n %d, %d messages, %d salts", c.n, len(c.msgs), len(c.salt))
 	}
 }
