@@ -517,11 +517,35 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 		if !x.noEdges {
 			x.beginEdges(i)
 		}
+		// Every successor's step and fingerprint first, and a touch of
+		// where each fingerprint goes in the visited set: the cache misses
+		// then overlap instead of coming one at a time.
+		succ := x.czSucc[:0]
+		var firstErr *StepError
 		for _, ac := range acts {
+			idx, err := x.czStepIdx(ac.p, ac.e, ac.msg, v[1+ac.p])
+			if err != nil {
+				firstErr = err
+				break
+			}
+			fp, nw := x.czNext(v, sum, wakeTerm, ac.p, ac.e, &c.steps[idx])
+			succ = append(succ, czSucc{idx, nw, fp})
+		}
+		x.czSucc = succ
+		if len(succ) > 1 {
+			for _, sc := range succ {
+				x.czSink += x.seenFP.peek(sc.fp)
+			}
+		}
+		for ai, ac := range acts {
 			p, e, msg, kk := ac.p, ac.e, ac.msg, ac.num
 			old := v[1+p]
-			st, err := x.czStepOf(p, e, msg, old)
-			if err == nil && x.opts.PurityEvery > 0 {
+			if ai == len(succ) { // the step failed
+				r.violation = x.violation(firstErr.Property, firstErr.Detail, append(x.trace(i), x.czAction(p, e, msg)))
+				return true
+			}
+			st, err := &c.steps[succ[ai].step], (*StepError)(nil)
+			if x.opts.PurityEvery > 0 {
 				// Every distinct step is run again at its 1st, 2nd, 4th,
 				// 8th... use (each use with PurityEvery 1): all of them
 				// are checked, soon and long after their first run.
@@ -541,8 +565,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 				return true
 			}
 			r.transitions++
-			fp, nw := x.czNext(v, sum, wakeTerm, p, e, st)
-			chg := x.czChg
+			fp, nw := succ[ai].fp, succ[ai].wake
 			j, seen := x.seenFP.put(fp, x.states())
 			if !x.noEdges {
 				x.addEdge(j)
@@ -553,10 +576,11 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 				}
 				continue
 			}
+			x.czNext(v, sum, wakeTerm, p, e, st) // the channels it changes
 			copy(w, v)
 			w[0] = nw
 			w[1+p] = st.next
-			for _, ch := range chg {
+			for _, ch := range x.czChg {
 				w[1+n+ch.edge] = ch.to
 			}
 			ch := x.kept.reserve(8 + 5*d)
@@ -772,32 +796,49 @@ type czAct struct {
 	msg       uint32
 }
 
+// czSucc is a successor of the state being expanded: its step (an index
+// into collapser.steps), wake-up set and fingerprint sum.
+type czSucc struct {
+	step uint32
+	wake uint32
+	fp   uint64
+}
+
 // czStepOf returns process p's step from local state old on the wake-up
 // (e < 0) or the delivery of message msg from channel e, looked up or run;
 // a step that sends on a port p does not have is an error.
 func (x *searcher) czStepOf(p, e int, msg, old uint32) (*czStep, *StepError) {
+	idx, err := x.czStepIdx(p, e, msg, old)
+	if err != nil {
+		return nil, err
+	}
+	return &x.cz.steps[idx], nil
+}
+
+// czStepIdx is czStepOf giving the step's index in collapser.steps, which
+// stays valid while later steps are added.
+func (x *searcher) czStepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
 	c, sy := &x.cz, x.sy
 	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 	if e >= 0 {
 		code = 1 + (uint64(msg)<<8 | uint64(x.czInPort[e]))
 	}
-	var st *czStep
-	if idx, ok := c.stepIdx.get(uint64(old)<<40 | code); ok {
-		st = &c.steps[idx]
-	} else {
-		var err *StepError
-		if st, err = c.step(sy, old, x.czAction(p, e, msg), msg); err != nil {
-			return nil, err
+	idx, ok := c.stepIdx.get(uint64(old)<<40 | code)
+	if !ok {
+		if _, err := c.step(sy, old, x.czAction(p, e, msg), msg); err != nil {
+			return 0, err
 		}
+		idx = uint32(len(c.steps) - 1)
 	}
+	st := &c.steps[idx]
 	if outs := sy.outEdge[p]; int(st.maxPort) >= len(outs) {
 		for _, s := range c.sends[st.send:st.sendEnd] {
 			if int(s.port) >= len(outs) {
-				return nil, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+				return 0, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
 			}
 		}
 	}
-	return st, nil
+	return idx, nil
 }
 
 // czNext returns the fingerprint sum and the wake-up set of the successor

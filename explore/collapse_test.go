@@ -178,3 +178,44 @@ func TestCollapserStartsAfresh(t *testing.T) {
 		t.Fatalf("after a new shape: n %d, %d messages, %d salts", c.n, len(c.msgs), len(c.salt))
 	}
 }
+
+// brittleLeLann is LeLann whose process with id 1 panics on receiving
+// id 3: a step error in the middle of a state's successors.
+type brittleLeLann struct{ protocols.LeLann }
+
+func (p brittleLeLann) Info() spec.Info {
+	in := p.LeLann.Info()
+	in.Name = "lelann-brittle"
+	return in
+}
+
+func (p brittleLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
+	if ev.Kind == spec.Deliver && ev.Msg.ID == 3 && s.ID == 1 {
+		panic("brittle")
+	}
+	return p.LeLann.Step(s, ev, out)
+}
+
+// TestCollapsedStepErrorsAgree checks that a step that panics is reported
+// by the collapsed search as by the byte-encoded one: the same violation
+// after the same trace, although the collapsed search takes every
+// successor's step before it stores any.
+func TestCollapsedStepErrorsAgree(t *testing.T) {
+	m := spec.Erase[protocols.LeLannState](brittleLeLann{})
+	for n := 3; n <= 4; n++ {
+		for _, por := range []bool{false, true} {
+			space := Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}
+			opts := DefaultOptions()
+			opts.POR, opts.Workers = por, 1
+			got := Check(context.Background(), m, space, opts)
+			opts.bytes = true
+			want := Check(context.Background(), m, space, opts)
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("n=%d por=%v: results differ (-bytes +collapsed):\n%s", n, por, diff)
+			}
+			if got.Violation == nil || got.Violation.Property != "step-panicked" {
+				t.Fatalf("n=%d por=%v: %s, want step-panicked", n, por, got.Verdict())
+			}
+		}
+	}
+}

@@ -54,6 +54,19 @@ func (s *fpSeg) slot(fp uint64) (uint64, bool) {
 // 2^-64 chance of a missed state.
 func key(fp uint64) uint64 { return max(fp, 1) }
 
+// peek reads the slot where fp's search starts, so that a put or get of
+// fp soon after finds it in the cache; its result means nothing (the
+// caller keeps it somewhere, lest the read be optimised away).
+func (f *fpSet) peek(fp uint64) uint64 {
+	fp = key(fp)
+	s := f.seg(fp)
+	if len(s.keys) == 0 {
+		return 0
+	}
+	i := fp & uint64(len(s.keys)-1)
+	return s.keys[i] + uint64(s.vals[i])
+}
+
 // put inserts fp with index v unless fp is there; it returns the index
 // stored for fp and whether fp was already present (TLC's FPSet.put).
 func (f *fpSet) put(fp uint64, v int32) (int32, bool) {

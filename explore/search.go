@@ -139,7 +139,9 @@ type searcher struct {
 	czEdgeTo       []int
 	czChg          []czChange
 	czSends        []spec.Send
-	noEdges        bool // the collapsed search records no edges (runCollapsed)
+	czSucc         []czSucc
+	czSink         uint64 // what fpSet.peek read
+	noEdges        bool   // the collapsed search records no edges (runCollapsed)
 	czInit         [][]byte
 	czActs, czCand []czAct
 	eblock         []byte  // endEdges' scratch
