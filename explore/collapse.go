@@ -456,17 +456,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 	termMin, termMax, worst := int32(-1), int32(-1), int32(-1) // terminal depths
 	for i := int32(0); i < x.states(); i++ {
 		x.kept.expanding(i)
-		if i&1023 == 0 {
-			if err := x.ctx.Err(); err != nil {
-				r.stopped = err
-				return true
-			}
-			if x.progress != nil {
-				x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
-			}
-		}
-		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
-			r.stopped = errMemory
+		if x.interrupted(i, r) {
 			return true
 		}
 		if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones

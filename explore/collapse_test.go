@@ -27,15 +27,9 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 		for n := 1; n <= maxN; n++ {
 			for _, por := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/n=%d/por=%v", m.Info().Name, n, por), func(t *testing.T) {
-					space := Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}
 					opts := DefaultOptions()
 					opts.POR, opts.Workers = por, 1
-					got := Check(context.Background(), m, space, opts)
-					opts.bytes = true
-					want := Check(context.Background(), m, space, opts)
-					if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-						t.Fatalf("results differ (-bytes +collapsed):\n%s", diff)
-					}
+					got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
 					if got.States == 0 {
 						t.Fatal("nothing explored")
 					}
@@ -43,6 +37,20 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 			}
 		}
 	}
+}
+
+// engines checks m on space with opts on both searches, collapsed and
+// byte-encoded, fails t if the results differ in anything but the time,
+// and returns the collapsed search's.
+func engines(t *testing.T, m spec.Machine, space Space, opts Options) *Result {
+	t.Helper()
+	got := Check(context.Background(), m, space, opts)
+	opts.bytes = true
+	want := Check(context.Background(), m, space, opts)
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("%s, n=%d, por=%v: results differ (-bytes +collapsed):\n%s", m.Info().Name, space.N, opts.POR, diff)
+	}
+	return got
 }
 
 // TestCollapsedSearchIsUsed checks that the searches the comparison above
@@ -116,15 +124,9 @@ func (p circlingLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.O
 func TestCollapsedSearchStartsAgain(t *testing.T) {
 	m := spec.Erase[protocols.LeLannState](circlingLeLann{})
 	for _, por := range []bool{false, true} {
-		space := Space{N: 3, Topology: m.Info().Topology, Channels: spec.FIFO}
 		opts := DefaultOptions()
 		opts.POR, opts.Workers = por, 1
-		got := Check(context.Background(), m, space, opts)
-		opts.bytes = true
-		want := Check(context.Background(), m, space, opts)
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("por=%v: results differ (-bytes +collapsed):\n%s", por, diff)
-		}
+		got := engines(t, m, Space{N: 3, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
 		if got.Violation == nil || got.Violation.Property != "termination" || got.Violation.LoopAt < 0 {
 			t.Fatalf("por=%v: %s, want a termination violation with a loop", por, got.Verdict())
 		}
@@ -204,15 +206,9 @@ func TestCollapsedStepErrorsAgree(t *testing.T) {
 	m := spec.Erase[protocols.LeLannState](brittleLeLann{})
 	for n := 3; n <= 4; n++ {
 		for _, por := range []bool{false, true} {
-			space := Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}
 			opts := DefaultOptions()
 			opts.POR, opts.Workers = por, 1
-			got := Check(context.Background(), m, space, opts)
-			opts.bytes = true
-			want := Check(context.Background(), m, space, opts)
-			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("n=%d por=%v: results differ (-bytes +collapsed):\n%s", n, por, diff)
-			}
+			got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
 			if got.Violation == nil || got.Violation.Property != "step-panicked" {
 				t.Fatalf("n=%d por=%v: %s, want step-panicked", n, por, got.Verdict())
 			}

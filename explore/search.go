@@ -538,17 +538,7 @@ func (x *searcher) run(sy *System) configResult {
 			i, next = next, next+1
 			x.kept.expanding(i)
 		}
-		if i&1023 == 0 {
-			if err := x.ctx.Err(); err != nil {
-				r.stopped = err
-				return r
-			}
-			if x.progress != nil {
-				x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
-			}
-		}
-		if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
-			r.stopped = errMemory
+		if x.interrupted(i, &r) {
 			return r
 		}
 		d := x.depthOf(i)
@@ -646,6 +636,26 @@ func (x *searcher) run(sy *System) configResult {
 }
 
 var errStateLimit = fmt.Errorf("state limit reached")
+
+// interrupted is called before state i is expanded: now and then it
+// reports progress, and it stops the search (recording why in r) when the
+// context is done or the memory budget is spent.
+func (x *searcher) interrupted(i int32, r *configResult) bool {
+	if i&1023 == 0 {
+		if err := x.ctx.Err(); err != nil {
+			r.stopped = err
+			return true
+		}
+		if x.progress != nil {
+			x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
+		}
+	}
+	if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
+		r.stopped = errMemory
+		return true
+	}
+	return false
+}
 
 // ample returns a subset of the enabled actions acts of s
 // whose exploration alone preserves every property elcheck checks
