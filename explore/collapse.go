@@ -369,11 +369,12 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 
 // collapsible reports whether the configuration of sy is searched with
 // collapsed states: breadth-first, FIFO, without clocks, costs or exact
-// storage, not forced onto another engine by a test, and with ports that
-// fit a step's key.
+// storage, not forced onto another engine by a test, with at most 32
+// processes and with ports that fit a step's key.
 func (x *searcher) collapsible(sy *System) bool {
 	if !x.bfs || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
-		sy.Config.Channels != spec.FIFO || x.opts.par > 0 || x.opts.bytes {
+		sy.Config.Channels != spec.FIFO || x.opts.par > 0 || x.opts.bytes ||
+		sy.N() > 32 { // the wake-up set is a vector's uint32
 		return false
 	}
 	for _, p := range sy.Config.Topology.Ports {
