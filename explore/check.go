@@ -66,8 +66,8 @@ type Options struct {
 	// one per CPU. With fewer configurations than workers, the workers
 	// share one configuration's breadth-first search instead (unreduced
 	// searches without costs or time), unless the search runs collapsed
-	// (collapse.go: FIFO channels), which is faster on one core than the
-	// shared search on two. Results do not depend on it.
+	// (collapse.go: breadth-first, without -exact, time or costs), which is
+	// faster on one core than the shared search on two. Results do not depend on it.
 	Workers int
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.

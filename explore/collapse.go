@@ -9,8 +9,8 @@ import (
 )
 
 // Collapse compression (SPIN's -DCOLLAPSE, LTSmin's tree compression one
-// level deep) for breadth-first search on FIFO channels without clocks or
-// costs, reduced or not: every local state, message and channel content is
+// level deep) for breadth-first search without clocks or costs, on FIFO
+// or bag channels, reduced or not: every local state, message and channel content is
 // interned to a small number, a state is the vector of its components'
 // numbers (wake-ups, n local states, k channel contents; about one byte
 // each, stored after its 8-byte fingerprint), a step is looked up by (local
@@ -115,6 +115,7 @@ type czSend struct {
 // configurations share most local states, messages and steps.
 type collapser struct {
 	n, k int
+	bag  bool     // unordered channels: contents sorted by spec.Message.Compare
 	salt []uint64 // per vector position
 
 	localIdx map[string]uint32
@@ -134,7 +135,8 @@ type collapser struct {
 	chanPop  []uint32
 	chanHead []uint32
 	chanLen  []int32
-	push     czMap // content<<32 | message -> content
+	push     czMap // content<<32 | message -> content with message added
+	remove   czMap // content<<32 | message -> content with it taken out (bags)
 
 	wakes [1024]struct {
 		set  uint32 // the wake-up set plus one; 0: empty entry
@@ -147,17 +149,19 @@ type collapser struct {
 	size    int64 // what the tables hold, about
 }
 
-// prepare readies c for states of n processes and k channels, starting
-// afresh if the shape differs or the tables outgrew czLimit.
-func (c *collapser) prepare(n, k int) {
-	if c.localIdx != nil && c.n == n && c.k == k && c.size < czLimit {
+// prepare readies c for states of n processes and k channels, unordered
+// (bag) or not, starting afresh if that differs or the tables outgrew
+// czLimit.
+func (c *collapser) prepare(n, k int, bag bool) {
+	if c.localIdx != nil && c.n == n && c.k == k && c.bag == bag && c.size < czLimit {
 		return
 	}
-	*c = collapser{n: n, k: k, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
+	*c = collapser{n: n, k: k, bag: bag, remove: czMap{}, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
 	for i := range 1 + n + k {
 		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
 	}
 	c.push.init(10)
+	c.remove.init(10)
 	c.stepIdx.init(12)
 	c.internChan(nil) // content 0: the empty channel
 }
@@ -238,14 +242,38 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 	return id
 }
 
-// pushed is content with message msg appended.
+// pushed is content with message msg added: appended to a FIFO channel,
+// put in its sorted place in a bag (before its equals, as applyInto does).
 func (c *collapser) pushed(content, msg uint32) uint32 {
 	key := uint64(content)<<32 | uint64(msg)
 	if v, ok := c.push.get(key); ok {
 		return v
 	}
-	v := c.internChan(append(c.chanSeq[content][:len(c.chanSeq[content]):len(c.chanSeq[content])], msg))
+	seq := c.chanSeq[content]
+	i := len(seq)
+	if c.bag {
+		i, _ = slices.BinarySearchFunc(seq, msg, func(a, b uint32) int { return c.msgs[a].Compare(c.msgs[b]) })
+	}
+	v := c.internChan(slices.Insert(seq[:len(seq):len(seq)], i, msg))
 	c.push.put(key, v)
+	c.size += 16
+	return v
+}
+
+// removed is content with one copy of message msg taken out: the head of a
+// FIFO channel, any copy in a bag.
+func (c *collapser) removed(content, msg uint32) uint32 {
+	if !c.bag {
+		return c.chanPop[content]
+	}
+	key := uint64(content)<<32 | uint64(msg)
+	if v, ok := c.remove.get(key); ok {
+		return v
+	}
+	seq := c.chanSeq[content]
+	j := slices.Index(seq, msg)
+	v := c.internChan(slices.Delete(slices.Clone(seq), j, j+1))
+	c.remove.put(key, v)
 	c.size += 16
 	return v
 }
@@ -294,7 +322,7 @@ func (c *collapser) sumWith(v []uint32, wakeTerm uint64) uint64 {
 	return s
 }
 
-// vectorOf interns the components of s (channels on FIFO order) into v.
+// vectorOf interns the components of s (channels in their order) into v.
 func (c *collapser) vectorOf(v []uint32, s *State, m spec.Machine) []uint32 {
 	v = append(v[:0], uint32(s.Wake))
 	for _, l := range s.Locals {
@@ -368,12 +396,12 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 }
 
 // collapsible reports whether the configuration of sy is searched with
-// collapsed states: breadth-first, FIFO, without clocks, costs or exact
+// collapsed states: breadth-first, without clocks, costs or exact
 // storage, not forced onto another engine by a test, with at most 32
 // processes and with ports that fit a step's key.
 func (x *searcher) collapsible(sy *System) bool {
 	if !x.bfs || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
-		sy.Config.Channels != spec.FIFO || x.opts.par > 0 || x.opts.bytes ||
+		x.opts.par > 0 || x.opts.bytes ||
 		sy.N() > 32 { // the wake-up set is a vector's uint32
 		return false
 	}
@@ -414,7 +442,7 @@ func (x *searcher) runCollapsed(sy *System, r *configResult) {
 func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 	c := &x.cz
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
-	c.prepare(n, k)
+	c.prepare(n, k, sy.Config.Channels == spec.Bag)
 	x.collapsed = true
 	d := 1 + n + k
 	edgeTo, inPort := x.czEdgeTo[:0], x.czInPort[:0]
@@ -477,22 +505,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 		for e := range k {
 			inFlight += int(c.chanLen[v[1+n+e]])
 		}
-		// The enabled actions, in System.Enabled's order: wake-ups by
-		// process, then deliveries by channel.
-		acts := x.czActs[:0]
-		for pos := 1; pos < d; pos++ {
-			if pos <= n {
-				if wake&(1<<uint(pos-1)) != 0 {
-					acts = append(acts, czAct{p: pos - 1, e: -1, num: len(acts)})
-				}
-				continue
-			}
-			e := pos - 1 - n
-			cont := v[pos]
-			if p := edgeTo[e]; cont != 0 && wake&(1<<uint(p)) == 0 {
-				acts = append(acts, czAct{p: p, e: e, msg: c.chanHead[cont], num: len(acts)})
-			}
-		}
+		acts := x.czEnabled(x.czActs[:0], v)
 		x.czActs = acts
 		if x.reduce && len(acts) > 1 {
 			acts = x.czAmple(v, sum, wakeTerm, acts, dep)
@@ -519,7 +532,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 				firstErr = err
 				break
 			}
-			fp, nw := x.czNext(v, sum, wakeTerm, ac.p, ac.e, &c.steps[idx])
+			fp, nw := x.czNext(v, sum, wakeTerm, ac.p, ac.e, ac.msg, &c.steps[idx])
 			succ = append(succ, czSucc{idx, nw, fp})
 		}
 		x.czSucc = succ
@@ -567,7 +580,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 				}
 				continue
 			}
-			x.czNext(v, sum, wakeTerm, p, e, st) // the channels it changes
+			x.czNext(v, sum, wakeTerm, p, e, msg, st) // the channels it changes
 			copy(w, v)
 			w[0] = nw
 			w[1+p] = st.next
@@ -732,28 +745,15 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node,
 	if node != nil {
 		psum, pwake = c.permutedSum(v, node, edge), c.wakeTerm(permWake(v[0], node))
 	}
-	for pos := 1; pos < 1+n+k; pos++ {
-		var q, e int
-		var msg uint32
-		if pos <= n {
-			q, e = pos-1, -1
-			if v[0]&(1<<uint(q)) == 0 {
-				continue
-			}
-		} else {
-			e = pos - 1 - n
-			q = x.czEdgeTo[e]
-			if v[pos] == 0 || v[0]&(1<<uint(q)) != 0 {
-				continue
-			}
-			msg = c.chanHead[v[pos]]
-		}
-		st, err := x.czStepOf(q, e, msg, v[1+q])
+	x.czUActs = x.czEnabled(x.czUActs[:0], v)
+	for _, a := range x.czUActs {
+		q, e := a.p, a.e
+		st, err := x.czStepOf(q, e, a.msg, v[1+q])
 		if err != nil {
 			dst = append(dst, 0)
 			continue
 		}
-		fp, nw := x.czNext(v, sum, wakeTerm, q, e, st)
+		fp, nw := x.czNext(v, sum, wakeTerm, q, e, a.msg, st)
 		if node != nil {
 			to := node[q]
 			fp = psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
@@ -777,6 +777,37 @@ func (x *searcher) czAction(p, e int, msg uint32) Action {
 		return Action{Kind: spec.Wake, Proc: p, Edge: -1}
 	}
 	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: x.cz.msgs[msg]}
+}
+
+// czEnabled appends the actions enabled in vector v to acts, in
+// System.Enabled's order: wake-ups by process, then deliveries by channel
+// (on bags, one per distinct message, in order).
+func (x *searcher) czEnabled(acts []czAct, v []uint32) []czAct {
+	c := &x.cz
+	n := c.n
+	wake := v[0]
+	for q := range n {
+		if wake&(1<<uint(q)) != 0 {
+			acts = append(acts, czAct{p: q, e: -1, num: len(acts)})
+		}
+	}
+	for e, q := range x.czEdgeTo {
+		cont := v[1+n+e]
+		if cont == 0 || wake&(1<<uint(q)) != 0 {
+			continue
+		}
+		if !c.bag {
+			acts = append(acts, czAct{p: q, e: e, msg: c.chanHead[cont], num: len(acts)})
+			continue
+		}
+		seq := c.chanSeq[cont]
+		for j, m := range seq {
+			if j == 0 || m != seq[j-1] {
+				acts = append(acts, czAct{p: q, e: e, msg: m, num: len(acts)})
+			}
+		}
+	}
+	return acts
 }
 
 // czAct is an enabled action of a collapsed state: process p's wake-up
@@ -836,7 +867,7 @@ func (x *searcher) czStepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
 // of vector v (whose sum and wake-up term are given) by process p's step
 // st, a wake-up (e < 0) or a delivery from channel e; the channels it
 // changes are left in x.czChg.
-func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, st *czStep) (uint64, uint32) {
+func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
 	c := &x.cz
 	n, k := c.n, c.k
 	old := v[1+p]
@@ -848,7 +879,7 @@ func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, st *czStep
 		fp += c.wakeTerm(nw) - wakeTerm
 	} else {
 		cont := v[1+n+e]
-		chg = append(chg, czChange{e, cont, c.chanPop[cont]})
+		chg = append(chg, czChange{e, cont, c.removed(cont, msg)})
 	}
 	outs := x.sy.outEdge[p]
 	for _, s := range c.sends[st.send:st.sendEnd] {
@@ -902,6 +933,9 @@ outer:
 			break // p alone is enabled: nothing to reduce
 		}
 		if v[0]&(1<<uint(p)) == 0 {
+			if c.bag { // others may add a message p would take first
+				continue
+			}
 			for e, to := range x.czEdgeTo {
 				if to == p && v[1+n+e] == 0 {
 					continue outer
@@ -913,7 +947,7 @@ outer:
 			if err != nil || !st.same {
 				continue outer
 			}
-			fp, _ := x.czNext(v, sum, wakeTerm, p, a.e, st)
+			fp, _ := x.czNext(v, sum, wakeTerm, p, a.e, a.msg, st)
 			if j, seen := x.seenFP.get(fp); seen && x.depthOf(j) <= dep {
 				continue outer
 			}

@@ -14,8 +14,8 @@ import (
 )
 
 // TestCollapsedSearchAgrees runs every protocol and buggy variant, every
-// configuration for n <= 4 (5 without -short), on FIFO channels with and
-// without partial-order reduction, with collapsed states and with byte
+// configuration for n <= 4 (5 without -short, FIFO only), on FIFO and bag
+// channels, with and without partial-order reduction, with collapsed states and with byte
 // encodings, and compares the whole results: counts, final-state digests,
 // message range, verdicts and the counterexample, step for step.
 func TestCollapsedSearchAgrees(t *testing.T) {
@@ -25,11 +25,17 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 	}
 	for _, m := range protocols.All() {
 		for n := 1; n <= maxN; n++ {
-			for _, por := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/n=%d/por=%v", m.Info().Name, n, por), func(t *testing.T) {
+			for _, tc := range []struct {
+				ch  spec.Channels
+				por bool
+			}{{spec.FIFO, false}, {spec.FIFO, true}, {spec.Bag, false}, {spec.Bag, true}} {
+				if tc.ch == spec.Bag && n == 5 {
+					continue // as in TestParallelSearchAgrees: bags at n = 5 are slow
+				}
+				t.Run(fmt.Sprintf("%s/n=%d/%v/por=%v", m.Info().Name, n, tc.ch, tc.por), func(t *testing.T) {
 					opts := DefaultOptions()
-					opts.POR, opts.Workers = por, 1
-					got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
+					opts.POR, opts.Workers = tc.por, 1
+					got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: tc.ch}, opts)
 					if got.States == 0 {
 						t.Fatal("nothing explored")
 					}
@@ -69,7 +75,7 @@ func TestCollapsedSearchIsUsed(t *testing.T) {
 		{"exact", func(o *Options) { o.Exact = true }, false},
 		{"time", func(o *Options) { o.Time = true }, false},
 		{"dfs", func(o *Options) { o.Search = DFS }, false},
-		{"bag", func(*Options) {}, false},
+		{"bag", func(*Options) {}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := Options{}
@@ -157,25 +163,30 @@ func TestVectorRoundTrip(t *testing.T) {
 
 // TestCollapserStartsAfresh checks that the tables start again, with the
 // empty channel as content 0, once they outgrow their limit or the shape
-// of the states changes.
+// of the states or the channels' order changes.
 func TestCollapserStartsAfresh(t *testing.T) {
 	var c collapser
-	c.prepare(3, 3)
+	c.prepare(3, 3, false)
 	c.internChan([]uint32{c.internMsg(spec.Message{Kind: 1, ID: 5})})
 	if len(c.chanSeq) != 2 || len(c.msgs) != 1 {
 		t.Fatalf("%d contents, %d messages before", len(c.chanSeq), len(c.msgs))
 	}
-	c.prepare(3, 3) // same shape, small: kept
+	c.prepare(3, 3, false) // same shape, small: kept
 	if len(c.chanSeq) != 2 {
 		t.Fatal("the tables were dropped though small")
 	}
 	c.size = czLimit
-	c.prepare(3, 3)
+	c.prepare(3, 3, false)
 	if len(c.chanSeq) != 1 || len(c.msgs) != 0 || c.chanLen[0] != 0 || c.size >= czLimit {
 		t.Fatalf("after the limit: %d contents, %d messages, size %d", len(c.chanSeq), len(c.msgs), c.size)
 	}
 	c.internMsg(spec.Message{Kind: 1})
-	c.prepare(4, 4)
+	c.prepare(3, 3, true)
+	if !c.bag || len(c.msgs) != 0 {
+		t.Fatalf("after bags: bag %v, %d messages", c.bag, len(c.msgs))
+	}
+	c.internMsg(spec.Message{Kind: 1})
+	c.prepare(4, 4, false)
 	if c.n != 4 || len(c.msgs) != 0 || len(c.salt) != 9 {
 		t.Fatalf("after a new shape: n %d, %d messages, %d salts", c.n, len(c.msgs), len(c.salt))
 	}

@@ -139,6 +139,7 @@ type searcher struct {
 	czEdgeTo       []int
 	czChg          []czChange
 	czSends        []spec.Send
+	czUActs        []czAct // czSuccessorPrints' actions
 	czSucc         []czSucc
 	czSink         uint64 // what fpSet.peek read
 	noEdges        bool   // the collapsed search records no edges (runCollapsed)
