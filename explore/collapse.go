@@ -9,10 +9,10 @@ import (
 )
 
 // Collapse compression (SPIN's -DCOLLAPSE, LTSmin's tree compression one
-// level deep) for breadth-first search without clocks or costs, on FIFO
-// or bag channels, reduced or not: every local state, message and channel content is
-// interned to a small number, a state is the vector of its components'
-// numbers (wake-ups, n local states, k channel contents; about one byte
+// level deep) for breadth-first search without clocks or costs, on FIFO or
+// bag channels, reduced or not: every local state, message and channel
+// content is interned to a small number, a state is the vector of its
+// components' numbers (wake-ups, n local states, k channel contents; about one byte
 // each, stored after its 8-byte fingerprint), a step is looked up by (local
 // state number, event) and a channel's push and pop by number, and a
 // successor's fingerprint is its parent's with the two to four changed
@@ -39,7 +39,7 @@ const czLimit = 64 << 20
 var errTooManyLocals = fmt.Errorf("more than %d distinct local states in one configuration: the collapsed search cannot number them", czMaxLocals)
 
 // czMap is an open-addressing map from uint64 keys to uint32 values, for
-// the step and push tables. Keys are stored plus one: zero marks an empty
+// the step, push and remove tables. Keys are stored plus one: zero marks an empty
 // slot.
 type czMap struct {
 	keys  []uint64
@@ -156,7 +156,8 @@ func (c *collapser) prepare(n, k int, bag bool) {
 	if c.localIdx != nil && c.n == n && c.k == k && c.bag == bag && c.size < czLimit {
 		return
 	}
-	*c = collapser{n: n, k: k, bag: bag, remove: czMap{}, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{}, msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
+	*c = collapser{n: n, k: k, bag: bag, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{},
+		msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
 	for i := range 1 + n + k {
 		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
 	}
