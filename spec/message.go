@@ -10,6 +10,14 @@ type ID int32
 // None is the zero ID: "no identity" (undef in the seeds' pseudo-code).
 const None ID = 0
 
+// MinID and MaxID bound the identities a configuration may give its
+// processes: positive, and within ID's 32 bits. The checker's own
+// arithmetic on ids (the comparison-only relabellings) stays in this range.
+const (
+	MinID ID = 1
+	MaxID ID = 1<<31 - 1
+)
+
 // Port is a process-local port number. What a port leads to is the
 // topology's business: on a unidirectional ring, port 0 is the only port, and
 // a process sends to its successor and receives from its predecessor on it.
