@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 )
 
 // WriteText renders the trace for a person: the configuration, the initial
@@ -16,13 +17,30 @@ func (t *Trace) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", t.Property, t.Detail)
 	fmt.Fprintf(&b, "configuration: %s, %s\n", t.Algo, t.Config)
+	// A message-bound trace is the execution with the most messages, not a
+	// shortest one: count them as they go, and mark where the count passes
+	// the bound.
+	counting := t.Property == invariants.MessageBound
+	bound, sent := -1, 0
+	if b := t.sys.Info.Bound; counting && b.Max != nil {
+		bound = b.Max(t.Config.Topology.N)
+	}
 	b.WriteString("initial state:\n")
 	t.writeState(&b, t.Initial)
 	for k, st := range t.Steps {
 		if k == t.LoopAt {
 			fmt.Fprintf(&b, "-- the cycle starts here: the steps below return to the state after step %d\n", t.LoopAt)
 		}
-		fmt.Fprintf(&b, "step %d: %s\n", k+1, t.describe(st.Action))
+		before := sent
+		sent += len(st.Sends)
+		if counting {
+			fmt.Fprintf(&b, "step %d (%d messages sent so far): %s\n", k+1, sent, t.describe(st.Action))
+		} else {
+			fmt.Fprintf(&b, "step %d: %s\n", k+1, t.describe(st.Action))
+		}
+		if bound >= 0 && before <= bound && sent > bound {
+			fmt.Fprintf(&b, "    -- the bound is crossed here: %d messages, more than %s = %d\n", sent, t.sys.Info.Bound.Formula, bound)
+		}
 		fmt.Fprintf(&b, "    %s -> %s\n", st.Before, st.After)
 		if len(st.Sends) > 0 {
 			var sent []string

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
 
@@ -35,8 +36,10 @@ type Trace struct {
 	sys     *explore.System
 }
 
-// Rebuild re-executes v's actions with m and records every state. It fails
-// if an action is not enabled where the trace says it is taken.
+// Rebuild re-executes v's actions with m and records every state. It
+// fails if an action is not enabled where the trace says it is taken, or a
+// step other than a step-panicked trace's last fails: with a *Diverged
+// error, which holds the trace up to that step.
 func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 	sy := explore.NewSystem(m, v.Config)
 	t := &Trace{Algo: m.Info().Name, Property: v.Property, Detail: v.Detail, Config: v.Config, LoopAt: v.LoopAt, sys: sy}
@@ -44,19 +47,19 @@ func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 	s := t.Initial
 	for k, a := range v.Trace {
 		if !enabled(sy, &s, a) {
-			return nil, fmt.Errorf("step %d (%s) is not enabled", k+1, t.describe(a))
+			return nil, &Diverged{Step: k + 1, Why: fmt.Sprintf("step %d (%s) is not enabled", k+1, t.describe(a)), Partial: t}
 		}
 		before := m.Format(s.Locals[a.Proc])
 		next, sends, err := sy.Apply(&s, a)
 		st := Step{Action: a, Before: before, Sends: sends}
 		if err != nil {
-			// The last step of a step-panicked trace fails by design.
-			if k != len(v.Trace)-1 {
-				return nil, fmt.Errorf("step %d: %v", k+1, err)
-			}
 			st.After = "(" + err.Detail + ")"
 			st.State = s
 			t.Steps = append(t.Steps, st)
+			// The last step of a step-panicked trace fails by design.
+			if k != len(v.Trace)-1 {
+				return nil, &Diverged{Step: k + 1, Why: fmt.Sprintf("step %d: %v", k+1, err), Partial: t}
+			}
 			break
 		}
 		st.After = m.Format(next.Locals[a.Proc])
@@ -65,6 +68,28 @@ func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 		s = next
 	}
 	return t, nil
+}
+
+// Diverged is Rebuild's error when a trace does not run as recorded. For a
+// trace the search itself has just found, that means the protocol's steps
+// are not functions of their input: PurityFinding turns it into that
+// finding.
+type Diverged struct {
+	Step    int    // the step that did not run, from 1
+	Why     string // what went wrong, in one line
+	Partial *Trace // the steps up to and including Step, where it ran
+}
+
+func (d *Diverged) Error() string { return d.Why }
+
+// PurityFinding returns the partial trace as a step-purity violation that
+// says which finding did not replay, and why.
+func (d *Diverged) PurityFinding() *Trace {
+	t := *d.Partial
+	t.Detail = fmt.Sprintf("the %s counterexample the search found (%s) does not run again as recorded: %s; the protocol's steps are not functions of their input (hidden state such as a package-level variable or cache, map order, time or randomness)",
+		t.Property, t.Detail, d.Why)
+	t.Property, t.LoopAt = invariants.StepPurity, -1
+	return &t
 }
 
 func enabled(sy *explore.System, s *explore.State, a explore.Action) bool {

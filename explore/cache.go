@@ -133,10 +133,6 @@ func (c *cached) visit(s State) (lo, hi int32, v *Violation) {
 	lo = -1
 	for _, a := range acts {
 		t, sends, err := sy.Apply(&s, a)
-		x.steps++
-		if err == nil && x.opts.PurityEvery > 0 && x.steps%int64(x.opts.PurityEvery) == 0 {
-			err = sy.CheckPurity(&s, a)
-		}
 		if err != nil {
 			return 0, 0, x.violation(err.Property, err.Detail, append(slices.Clone(c.path), a))
 		}

@@ -27,17 +27,21 @@ type Options struct {
 	// MaxStates stops the check, INCOMPLETE, after this many distinct
 	// states over all configurations; 0 means no limit.
 	MaxStates int64
-	// PurityEvery re-runs about every k-th step (chosen by a hash) to check
-	// that it is a function of its input; the collapsed search (collapse.go)
-	// re-runs each distinct step at its 1st, 2nd, 4th... use instead, or at
-	// every use if k is 1. 0 turns the check off.
+	// PurityEvery turns on the check that steps are functions of their
+	// input: every distinct step is run again firstUseRuns times at its
+	// first use, and once at its 2nd, 4th, 8th... use (at every use if
+	// PurityEvery is 1), and compared with the result the search used. 0
+	// turns the check off; any other value is the default schedule.
 	PurityEvery int
 	// UniformityEvery checks on every k-th state that rotating it commutes
 	// with taking its successors; 0 turns the check off.
 	UniformityEvery int
 	// ComparisonOnly re-explores every configuration with the ids relabelled
-	// by an order-preserving map and compares the results.
+	// by order-preserving maps (relabel.go) and compares the results.
 	ComparisonOnly bool
+	// ComparisonSeed seeds the comparison-only check's random relabelling;
+	// reports name it, so that a finding can be reproduced.
+	ComparisonSeed uint64
 	// POR turns on partial-order reduction: in a state, only the steps of
 	// one process are explored when that provably loses nothing
 	// (docs/reduction.md). Counterexamples are still shortest: a
@@ -82,7 +86,7 @@ type Options struct {
 
 // DefaultOptions returns the options `elcheck verify` uses.
 func DefaultOptions() Options {
-	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true, POR: true}
+	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true, ComparisonSeed: 1, POR: true}
 }
 
 // Cost is an additive cost of sending a message.
@@ -309,6 +313,9 @@ type Result struct {
 	// one configuration shared a fingerprint, so that one went unexplored.
 	Collision  float64
 	Properties []PropertyResult
+	// UniformChecked is the number of states on which the engine's
+	// symmetry self-check ran (UniformityNote).
+	UniformChecked int64
 	// Cached counts the configurations searched with state caching
 	// (Options.Memory): their states are visits, and may include repeats.
 	Cached int
@@ -544,54 +551,28 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 		res.Incomplete += fmt.Sprintf(" after %d of %d configurations", res.ConfigsDone, res.Configs)
 	}
 	res.Elapsed = time.Since(start)
+	res.UniformChecked = uniformChecked
 	res.Properties = properties(res, info, space, opts, uniformChecked)
 	return res
 }
 
 var errFound = errors.New("violation found")
 
-// relabel is the order-preserving map the comparison-only check applies to
-// ids: not affine, so arithmetic on ids shows.
-func relabel(id spec.ID) spec.ID { return id*id + 10 }
-
-// compareRelabelled explores cfg again with every id relabelled and
-// compares what it finds with r. A protocol that only compares ids must
-// reach as many states by as many transitions, with the same processes
-// winning and the same message counts.
-func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configResult) (*Violation, error) {
-	rc := cfg
-	rc.IDs = make([]spec.ID, len(cfg.IDs))
-	for i, id := range cfg.IDs {
-		rc.IDs[i] = relabel(id)
+// UniformityNote is the report's note on uniformity. A protocol cannot
+// break it: a process is given its id and its ports, never its position, so
+// its behaviour is the same wherever it stands. What can break is the
+// engine's own symmetry (the successor function must commute with the
+// topology's automorphisms), which a sample of states checks; the note
+// says on how many, every being Options.UniformityEvery.
+func UniformityNote(checked int64, every int) string {
+	const why = "by construction: a process sees its id and its ports, never its position"
+	switch {
+	case every == 0:
+		return why + "; the engine's symmetry self-check was off"
+	case checked == 0:
+		return why + "; the engine's symmetry self-check ran on no state"
 	}
-	saved := x.opts.UniformityEvery
-	x.opts.UniformityEvery = 0
-	q := x.search(x.system(m, rc))
-	x.opts.UniformityEvery = saved
-	if q.stopped != nil {
-		return nil, q.stopped
-	}
-	type figures struct {
-		States, Transitions, Terminals int64
-		MinMsg, MaxMsg                 int
-		Elected                        spec.Set
-		Violation                      string
-	}
-	f := func(c configResult) figures {
-		v := ""
-		if c.violation != nil {
-			v = c.violation.Property
-		}
-		if r.cached || q.cached { // visits depend on the cache: compare the rest
-			return figures{0, 0, 0, c.minMsg, c.maxMsg, c.elected, v}
-		}
-		return figures{c.states, c.transitions, c.terminals, c.minMsg, c.maxMsg, c.elected, v}
-	}
-	if a, b := f(r), f(q); a != b {
-		return &Violation{Property: invariants.ComparisonOnly, Config: cfg, LoopAt: -1,
-			Detail: fmt.Sprintf("relabelling the ids %v as %v (same order) changes the behaviour: %+v before, %+v after", cfg.IDs, rc.IDs, a, b)}, nil
-	}
-	return nil, nil
+	return fmt.Sprintf("%s; the engine's symmetry self-check ran on %d states (every %dth)", why, checked, every)
 }
 
 func properties(res *Result, info spec.Info, space Space, opts Options, uniformChecked int64) []PropertyResult {
@@ -610,16 +591,12 @@ func properties(res *Result, info spec.Info, space Space, opts Options, uniformC
 				pr.Note = fmt.Sprintf("all %d non-empty initiator sets", 1<<uint(space.N)-1)
 			}
 		case invariants.Uniformity:
-			if opts.UniformityEvery == 0 {
-				pr.Status = NotChecked
-			} else {
-				pr.Note = fmt.Sprintf("checked on %d states (every %dth)", uniformChecked, opts.UniformityEvery)
-			}
+			pr.Note = UniformityNote(uniformChecked, opts.UniformityEvery)
 		case invariants.ComparisonOnly:
 			if !opts.ComparisonOnly {
 				pr.Status = NotChecked
 			} else if complete {
-				pr.Note = "every configuration re-explored with ids i -> i*i+10"
+				pr.Note = RelabellingNote(opts.ComparisonSeed)
 			}
 		case invariants.MessageBound:
 			switch {

@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/elcheck/elcheck/spec"
@@ -546,27 +547,25 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 			p, e, msg, kk := ac.p, ac.e, ac.msg, ac.num
 			old := v[1+p]
 			if ai == len(succ) { // the step failed
-				r.violation = x.violation(firstErr.Property, firstErr.Detail, append(x.trace(i), x.czAction(p, e, msg)))
+				r.violation = x.found(firstErr.Property, firstErr.Detail, i, x.czAction(p, e, msg))
 				return true
 			}
 			st, err := &c.steps[succ[ai].step], (*StepError)(nil)
-			if x.opts.PurityEvery > 0 {
-				// Every distinct step is run again at its 1st, 2nd, 4th,
-				// 8th... use (each use with PurityEvery 1): all of them
-				// are checked, soon and long after their first run.
+			// Every distinct step is run again at its 1st, 2nd, 4th,
+			// 8th... use, as System.step does: all of them are checked,
+			// soon and long after their first run.
+			if st.uses < math.MaxUint32 {
 				st.uses++
-				if x.opts.PurityEvery == 1 || st.uses&(st.uses-1) == 0 {
-					t.Locals = append(t.Locals[:0], make([][]byte, n)...)
-					t.Locals[p] = c.localB[old]
-					x.czSends = x.czSends[:0]
-					for _, s := range c.sends[st.send:st.sendEnd] {
-						x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-					}
-					err = sy.checkPurity(t, x.czAction(p, e, msg), c.localB[st.next], x.czSends)
+			}
+			if runs := purityDue(st.uses, x.opts.PurityEvery); runs > 0 {
+				x.czSends = x.czSends[:0]
+				for _, s := range c.sends[st.send:st.sendEnd] {
+					x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
 				}
+				err = sy.checkPurity(c.localB[old], x.czAction(p, e, msg), c.localB[st.next], x.czSends, runs)
 			}
 			if err != nil {
-				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), x.czAction(p, e, msg)))
+				r.violation = x.found(err.Property, err.Detail, i, x.czAction(p, e, msg))
 				return true
 			}
 			r.transitions++
@@ -681,12 +680,13 @@ func (x *searcher) czUniform(i int32) bool {
 	}
 	rec := x.kept.get(i)
 	sum := binary.LittleEndian.Uint64(rec)
+	x.ufailed = false // as in uniform: a failing step is the search's to report
 	for si, p := range x.sy.Config.Topology.Symmetries {
 		node, edge := p.Node, x.czEdgeMaps[si]
 		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, sum, node, edge)
 		rot := x.czPermute(v, node, edge)
 		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, c.sum(rot), nil, nil)
-		if !slices.Equal(x.uprints[0], x.uprints[1]) {
+		if !x.ufailed && !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
 	}
@@ -751,7 +751,7 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node,
 		q, e := a.p, a.e
 		st, err := x.czStepOf(q, e, a.msg, v[1+q])
 		if err != nil {
-			dst = append(dst, 0)
+			dst, x.ufailed = append(dst, 0), true
 			continue
 		}
 		fp, nw := x.czNext(v, sum, wakeTerm, q, e, a.msg, st)

@@ -150,9 +150,9 @@ func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst in
 	wakes := int64(x.sy.Config.Initiators.Len())
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
 	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
-		r.violation = x.violation(invariants.MessageBound,
+		r.violation = x.found(invariants.MessageBound,
 			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
-			x.trace(worst))
+			worst)
 	}
 }
 
@@ -285,7 +285,10 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 					}
 					slices.Reverse(back)
 					cycle := append(append([]int32{v}, back...), v)
-					prefix := x.trace(v)
+					prefix, _, bad := x.replay(v)
+					if bad != nil {
+						return bad
+					}
 					viol := x.violation(invariants.Termination,
 						fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(cycle)-1, len(prefix)),
 						append(prefix, x.pathActions(cycle)...))
@@ -306,8 +309,8 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 // replaying it from the initial state: each step is the enabled action
 // whose successor is the next state on the path.
 func (x *searcher) pathActions(path []int32) []Action {
-	acts, s := x.replay(path[0])
-	acts = acts[:0]
+	_, s, _ := x.replay(path[0]) // the caller replayed it already
+	var acts []Action
 	for k := 0; k+1 < len(path); k++ {
 		for _, a := range x.sy.Enabled(&s, nil) {
 			t, _, err := x.sy.Apply(&s, a)

@@ -30,7 +30,8 @@ type memoStep struct {
 	hash                         uint64
 	key, keyEnd, local, localEnd uint32
 	send, sendEnd                uint32
-	same                         bool // the step keeps the process's decision
+	same                         bool   // the step keeps the process's decision
+	uses                         uint32 // lookups so far, for the purity check (System.step)
 }
 
 // memoLimit bounds what the memo holds, in bytes (about).
@@ -62,18 +63,18 @@ func (m *stepMemo) find(key []byte, h uint64) int {
 }
 
 // get appends the remembered new local state of the step keyed by key to
-// dst, and returns it with the step's sends and whether the step keeps the
-// process's decision, if the step is remembered.
-func (m *stepMemo) get(dst, key []byte) ([]byte, []spec.Send, bool, bool) {
+// dst, and returns it with the step's sends, whether the step keeps the
+// process's decision and its count of uses, if the step is remembered.
+func (m *stepMemo) get(dst, key []byte) ([]byte, []spec.Send, bool, *uint32, bool) {
 	if len(m.slots) == 0 {
-		return nil, nil, false, false
+		return nil, nil, false, nil, false
 	}
 	j := m.slots[m.find(key, fingerprint(key))]
 	if j == 0 {
-		return nil, nil, false, false
+		return nil, nil, false, nil, false
 	}
 	s := &m.steps[j-1]
-	return append(dst, m.locals[s.local:s.localEnd]...), m.sends[s.send:s.sendEnd:s.sendEnd], s.same, true
+	return append(dst, m.locals[s.local:s.localEnd]...), m.sends[s.send:s.sendEnd:s.sendEnd], s.same, &s.uses, true
 }
 
 // put remembers a step's result; key must not be remembered yet.
@@ -89,7 +90,7 @@ func (m *stepMemo) put(key, next []byte, sends []spec.Send, same bool) {
 		}
 	}
 	h := fingerprint(key)
-	s := memoStep{hash: h, key: uint32(len(m.keys)), local: uint32(len(m.locals)), send: uint32(len(m.sends)), same: same}
+	s := memoStep{hash: h, key: uint32(len(m.keys)), local: uint32(len(m.locals)), send: uint32(len(m.sends)), same: same, uses: 1}
 	m.keys = append(m.keys, key...)
 	m.locals = append(m.locals, next...)
 	m.sends = append(m.sends, sends...)

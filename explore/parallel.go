@@ -210,9 +210,6 @@ func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
 					out.buf = t.Encode(out.buf)
 				}
 			}
-			if err == nil && samplePurity(x.opts.PurityEvery, i, ai) {
-				err = sy.CheckPurity(&e.cur, a)
-			}
 			if err != nil {
 				out.buf = out.buf[:off]
 				out.err, out.errAct = err, a
@@ -263,7 +260,7 @@ func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResul
 			}
 		}
 		if s == len(out.ncand)-1 && out.err != nil {
-			r.violation = x.violation(out.err.Property, out.err.Detail, append(x.trace(i), out.errAct))
+			r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
 			return true
 		}
 		x.endEdges(i)

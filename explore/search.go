@@ -123,6 +123,7 @@ type searcher struct {
 	uacts             []Action
 	usc               scratch
 	uprints           [2][]uint64
+	ufailed           bool // a step failed in the uniformity check (uniform)
 	probe             []byte
 	enc               []byte // the encoding of the state being added
 	cand              []Action
@@ -149,7 +150,6 @@ type searcher struct {
 	czEdgeMaps     [][]int // per symmetry, where it sends each channel (czUniform)
 	czInPort       []spec.Port
 	czr, czs, czp  []uint32 // czUniform's vectors
-	steps          int64    // transitions taken, for the spaced purity check
 	budget         *int64
 	reduce         bool // partial-order reduction (see ample)
 	ctx            context.Context
@@ -289,31 +289,57 @@ func (x *searcher) edgesOf(i int32) (int32, int32) {
 	return x.estart.at(i), int32(x.ebytes.len())
 }
 
-// trace returns the actions from the initial state to state i.
-func (x *searcher) trace(i int32) []Action {
-	t, _ := x.replay(i)
-	return t
+// found returns the violation of prop at state i, with the trace that
+// leads there followed by extra. If the path the search recorded to i does
+// not replay, the protocol's steps are not functions of their input, and
+// that is the violation returned, with the path up to where it went
+// another way: a trace that does not replay would show nothing true.
+func (x *searcher) found(prop, detail string, i int32, extra ...Action) *Violation {
+	t, _, bad := x.replay(i)
+	if bad != nil {
+		return bad
+	}
+	return x.violation(prop, detail, append(t, extra...))
 }
 
 // replay rebuilds the actions from the initial state to state i, and state
-// i itself, from the recorded parents and action numbers.
-func (x *searcher) replay(i int32) ([]Action, State) {
-	var ks []int32
+// i itself, from the recorded parents and action numbers, checking each
+// step against the record: the action must be enabled, the step must not
+// fail, and it must reach the state the search reached. A protocol that
+// keeps state between steps or reads a map's order can break each of
+// these; replay then returns a step-purity violation instead.
+func (x *searcher) replay(i int32) ([]Action, State, *Violation) {
+	var path []int32 // the states after the initial one, last first
 	for ; x.parent.at(i) >= 0; i = x.parent.at(i) {
-		ks = append(ks, x.actionOf(i))
+		path = append(path, i)
 	}
-	slices.Reverse(ks)
+	slices.Reverse(path)
 	s := x.sy.Initial()
-	t := make([]Action, 0, len(ks))
-	for _, k := range ks {
-		a := x.sy.Enabled(&s, nil)[k]
+	t := make([]Action, 0, len(path))
+	for n, j := range path {
+		acts := x.sy.Enabled(&s, nil)
+		k := x.actionOf(j)
+		if int(k) >= len(acts) {
+			return t, s, x.diverged(t, fmt.Sprintf("the search took event number %d of step %d, but only %d event(s) are enabled on the way back", k+1, n+1, len(acts)))
+		}
+		a := acts[k]
+		t = append(t, a)
 		next, _, err := x.sy.Apply(&s, a)
 		if err != nil {
-			panic("explore: a recorded step failed on replay: " + err.Error())
+			return t, s, x.diverged(t, fmt.Sprintf("step %d failed on the way back but not during the search: %s", n+1, err.Detail))
 		}
-		t, s = append(t, a), next
+		if got, ok := x.lookup(next.Encode(nil)); !ok || got != j {
+			return t, s, x.diverged(t, fmt.Sprintf("step %d, %s, reached another state on the way back than during the search", n+1, x.sy.describe(a)))
+		}
+		s = next
 	}
-	return t, s
+	return t, s, nil
+}
+
+// diverged is the violation of a path that did not replay as recorded.
+func (x *searcher) diverged(t []Action, what string) *Violation {
+	return x.violation(invariants.StepPurity, "replaying the path the search recorded, "+what+
+		": the protocol's steps are not functions of their input (hidden state such as a package-level variable, map order, time or randomness)", t)
 }
 
 // check runs the state properties on a newly found state.
@@ -328,7 +354,7 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 	view := x.sy.viewOf(s, x.decs, inFlight)
 	x.decs = view.Decisions
 	if v := x.checker.Always(view); v != nil {
-		return x.violation(v.Property, v.Detail, x.trace(i))
+		return x.found(v.Property, v.Detail, i)
 	}
 	// Terminal: nothing is enabled. A pending wake-up is enabled, and with
 	// none pending so is the delivery of any message in flight.
@@ -344,7 +370,7 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 			r.maxTime = max(r.maxTime, t)
 		}
 		if v := x.checker.AtEnd(view); v != nil {
-			return x.violation(v.Property, v.Detail, x.trace(i))
+			return x.found(v.Property, v.Detail, i)
 		}
 		for p, d := range view.Decisions {
 			if d.Status == spec.Elected {
@@ -426,10 +452,10 @@ func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
 				if err := x.sy.CheckPurity(s, a); err != nil {
-					return x.violation(err.Property, err.Detail, append(x.trace(i), a))
+					return x.found(err.Property, err.Detail, i, a)
 				}
 			}
-			return x.violation(invariants.Uniformity, "rotating this state by one position does not commute with taking its successors", x.trace(i))
+			return x.found(invariants.Uniformity, "rotating this state by one position does not commute with taking its successors", i)
 		}
 	}
 	return nil
@@ -440,8 +466,13 @@ func (x *searcher) violation(prop, detail string, t []Action) *Violation {
 }
 
 // uniform checks that the successors of rot(s) are the rotations of the
-// successors of s, for every symmetry of the topology.
+// successors of s, for every symmetry of the topology. A step that fails
+// on either side (it panics, or the purity check caught it) makes the
+// comparison meaningless, and is not a symmetry fault: the check then
+// passes, and the search, which takes the same steps from s, reports the
+// failure under its own name.
 func (x *searcher) uniform(s *State) bool {
+	x.ufailed = false
 	for _, p := range x.sy.Config.Topology.Symmetries {
 		x.uprints[0] = x.successorPrints(x.uprints[0][:0], s, &p)
 		x.sy.permuteInto(&x.urot, s, p)
@@ -450,7 +481,7 @@ func (x *searcher) uniform(s *State) bool {
 		} else {
 			x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
 		}
-		if !slices.Equal(x.uprints[0], x.uprints[1]) {
+		if !x.ufailed && !slices.Equal(x.uprints[0], x.uprints[1]) {
 			return false
 		}
 	}
@@ -464,7 +495,7 @@ func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint6
 	for _, a := range x.uacts {
 		t, _, err := x.sy.applyInto(s, a, &x.usc)
 		if err != nil {
-			dst = append(dst, 0)
+			dst, x.ufailed = append(dst, 0), true
 			continue
 		}
 		if p != nil {
@@ -491,7 +522,7 @@ func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 		var err *StepError
 		x.probe, err = sy.spliceStep(x.probe[:0], &x.usc, x.uenc, &x.ulay, &x.uheads, a)
 		if err != nil {
-			dst = append(dst, 0)
+			dst, x.ufailed = append(dst, 0), true
 			continue
 		}
 		dst = append(dst, fingerprint(x.probe))
@@ -591,11 +622,8 @@ func (x *searcher) run(sy *System) configResult {
 					x.enc = t.Encode(x.enc[:0])
 				}
 			}
-			if err == nil && samplePurity(x.opts.PurityEvery, i, k) {
-				err = sy.CheckPurity(s, a)
-			}
 			if err != nil {
-				r.violation = x.violation(err.Property, err.Detail, append(x.trace(i), a))
+				r.violation = x.found(err.Property, err.Detail, i, a)
 				return r
 			}
 			r.transitions++
@@ -784,6 +812,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	x.lastSys = sy
 	sy.Clocks = x.opts.Time
 	sy.memo = &x.memo
+	sy.purity = x.opts.PurityEvery
 	return sy
 }
 
@@ -802,8 +831,26 @@ func (x *searcher) memBytes() int64 {
 }
 
 // search explores one configuration breadth- or depth-first, and again
-// with state caching if that outgrows the memory budget.
+// with state caching if that outgrows the memory budget. With causal
+// clocks it first explores the configuration without them: along a cycle
+// the clocks grow without end, so a protocol that can run forever has an
+// infinite graph with clocks, and its cycle is found without them, as the
+// termination violation it is.
 func (x *searcher) search(sy *System) configResult {
+	if sy.Clocks {
+		plain := *sy
+		plain.Clocks = false
+		budget := *x.budget
+		if r := x.searchOnce(&plain); r.violation != nil || r.stopped != nil {
+			return r
+		}
+		*x.budget = budget
+	}
+	return x.searchOnce(sy)
+}
+
+// searchOnce is search for one system.
+func (x *searcher) searchOnce(sy *System) configResult {
 	r := x.run(sy)
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its

@@ -58,8 +58,9 @@ func (p impureLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Out
 	return p.LeLann.Step(s, ev, out)
 }
 
-// driftingLeLann changes its mind after its first 40 calls: a cache or
-// counter kept outside the state, which two runs in a row do not reveal.
+// driftingLeLann changes its mind after its first 300 calls: a cache or
+// counter kept outside the state, which runs in a row at a step's first use
+// do not reveal once it has drifted.
 type driftingLeLann struct{ protocols.LeLann }
 
 var driftCalls int
@@ -73,7 +74,7 @@ func (p driftingLeLann) Info() spec.Info {
 func (p driftingLeLann) Step(s protocols.LeLannState, ev spec.Event, out *spec.Outbox) protocols.LeLannState {
 	driftCalls++
 	s = p.LeLann.Step(s, ev, out)
-	if driftCalls > 40 && len(s.List) > 0 && !slices.Contains(s.List, 1000) {
+	if driftCalls > 300 && len(s.List) > 0 && !slices.Contains(s.List, 1000) {
 		s.List = append(slices.Clone(s.List), 1000) // an id no process has
 	}
 	return s
@@ -110,10 +111,10 @@ func TestSelfChecks(t *testing.T) {
 		// purity check compares with that too, on both engines.
 		{spec.Erase[protocols.LeLannState](driftingLeLann{}), func(o *explore.Options) {
 			driftCalls, o.PurityEvery, o.Workers = 0, 1, 1
-		}, invariants.StepPurity, "different result than an earlier run"},
+		}, invariants.StepPurity, "not"},
 		{spec.Erase[protocols.LeLannState](driftingLeLann{}), func(o *explore.Options) {
 			driftCalls, o.PurityEvery, o.POR, o.Workers = 0, 1, false, 1
-		}, invariants.StepPurity, "different result than an earlier run"},
+		}, invariants.StepPurity, "not"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.m.Info().Name, func(t *testing.T) {
@@ -123,7 +124,8 @@ func TestSelfChecks(t *testing.T) {
 			}
 			res := explore.Check(context.Background(), tt.m, explore.Space{N: 3, Topology: spec.UniRing}, opts)
 			v := res.Violation
-			if v == nil || v.Property != tt.want || !strings.Contains(v.Detail, tt.detail) {
+			if v == nil || v.Property != tt.want || !strings.Contains(v.Detail, tt.detail) ||
+				tt.want == invariants.StepPurity && !strings.Contains(v.Detail, "not deterministic") && !strings.Contains(v.Detail, "not functions of their input") {
 				t.Fatalf("verdict %s (%+v), want %s with %q", res.Verdict(), v, tt.want, tt.detail)
 			}
 		})

@@ -369,10 +369,3 @@ func copyUpTo(dst, p []byte, lay *layout, cur int32, c int) ([]byte, int32) {
 
 // uvarintLen is the length of v's uvarint encoding.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
-
-// samplePurity reports whether the purity check re-runs step k of state i:
-// about one step in every, chosen by position so that any number of
-// workers samples the same steps.
-func samplePurity(every int, i int32, k int) bool {
-	return every > 0 && mix(uint64(i)<<20^uint64(k))%uint64(every) == 0
-}

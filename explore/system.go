@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -25,6 +27,9 @@ type System struct {
 	// memo, if set, remembers steps (shared by the systems a searcher
 	// builds for one protocol).
 	memo *stepMemo
+	// purity is Options.PurityEvery: with a memo, how step runs distinct
+	// steps again to check that they are functions of their input.
+	purity int
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -115,22 +120,68 @@ func (sy *System) Event(a Action) spec.Event {
 // step runs the protocol step of a, or looks it up in the memo, appending
 // the new local state to dst and turning a panic into a StepError; same
 // reports whether the step kept the process's decision. The sends are
-// valid until the next step.
+// valid until the next step. With the purity check on (System.purity),
+// every distinct step is run again as purityDue says: at its first run, as
+// the memo learns it, and at its 2nd, 4th, 8th... use.
 func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.Send, same bool, err *StepError) {
 	if sy.memo == nil {
 		next, sends, err = sy.run(dst, local, a)
 		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
 	key := sy.memo.keyOf(local, sy.Event(a))
-	if next, sends, same, ok := sy.memo.get(dst, key); ok {
+	if next, sends, same, uses, ok := sy.memo.get(dst, key); ok {
+		if *uses < math.MaxUint32 {
+			*uses++
+		}
+		if runs := purityDue(*uses, sy.purity); runs > 0 {
+			if err := sy.checkPurity(local, a, next[len(dst):], sends, runs); err != nil {
+				return next, sends, same, err
+			}
+		}
 		return next, sends, same, nil
 	}
 	next, sends, err = sy.run(dst, local, a)
-	if err == nil {
-		same = sy.keeps(local, next[len(dst):])
-		sy.memo.put(key, next[len(dst):], sends, same)
+	if err != nil {
+		return next, sends, false, err
 	}
-	return next, sends, same, err
+	if runs := purityDue(1, sy.purity); runs > 0 {
+		// The first run's result is the one the search uses: copy it, as
+		// checkPurity's runs reuse the outbox.
+		used, usedSends := slices.Clone(next[len(dst):]), slices.Clone(sends)
+		if err := sy.checkPurity(local, a, used, usedSends, runs); err != nil {
+			return next, sends, false, err
+		}
+		next, sends = append(next[:len(dst)], used...), usedSends
+	}
+	same = sy.keeps(local, next[len(dst):])
+	sy.memo.put(key, next[len(dst):], sends, same)
+	return next, sends, same, nil
+}
+
+// firstUseRuns is how many times the purity check runs a distinct step
+// again at its first use. A step that sends in map order differs between
+// two runs only with some probability: for a map of two entries, Go starts
+// its iteration at one of eight slots, so a run gives the other order with
+// probability 1/8, and 16 runs all miss it with probability 0.12. A
+// protocol has many distinct steps, each checked, so the chance that all
+// of them miss vanishes fast; the static check (elcheck vet) sees map
+// ranges for certain. Later uses, which look for slow drift, run once.
+const firstUseRuns = 16
+
+// purityDue returns how many times to run a step again at its uses-th use
+// (1 the first) with the purity check set to every (Options.PurityEvery):
+// firstUseRuns at the first use, once at the 2nd, 4th, 8th..., or once at
+// every use if every is 1; 0 if not now, or if the check is off.
+func purityDue(uses uint32, every int) int {
+	switch {
+	case every <= 0:
+		return 0
+	case uses == 1:
+		return firstUseRuns
+	case every == 1 || uses&(uses-1) == 0:
+		return 1
+	}
+	return 0
 }
 
 // keeps reports whether a step from local state from to next left the
@@ -347,41 +398,76 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 // parents' (spliceStep): FIFO channels, no clocks.
 func (sy *System) splices() bool { return sy.Config.Channels == spec.FIFO && !sy.Clocks }
 
-// CheckPurity runs a's step twice more on s and reports a StepError if the
-// results differ, from each other or from the result the search used (the
-// memo's, if it holds the step): a step that reads a clock, a random
+// CheckPurity runs a's step from s firstUseRuns times more and reports a StepError if
+// the results differ, from each other or from the result the search used
+// (the memo's, if it holds the step): a step that reads a clock, a random
 // source, a global or map order is not a function of its input, and one
 // whose hidden state drifts slowly differs from its own earlier runs.
 func (sy *System) CheckPurity(s *State, a Action) *StepError {
-	return sy.checkPurity(s, a, nil, nil)
+	local := s.Locals[a.Proc]
+	var used []byte
+	var usedSends []spec.Send
+	if sy.memo != nil {
+		used, usedSends, _, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a)))
+	}
+	return sy.checkPurity(local, a, used, usedSends, firstUseRuns)
 }
 
-// checkPurity is CheckPurity given the result the search used for the
-// step (nil: the memo's).
-func (sy *System) checkPurity(s *State, a Action, used []byte, usedSends []spec.Send) *StepError {
-	local := slices.Clone(s.Locals[a.Proc])
-	n1, s1, err := sy.run(nil, local, a)
-	if err != nil {
-		return err
-	}
-	n1, s1 = slices.Clone(n1), slices.Clone(s1)
-	if !bytes.Equal(local, s.Locals[a.Proc]) {
-		return &StepError{invariants.StepPurity, sy.describe(a) + " modified its input state"}
-	}
-	n2, s2, err := sy.run(nil, local, a)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(n1, n2) || !sameSends(s1, s2) {
-		return &StepError{invariants.StepPurity, sy.describe(a) + " is not deterministic: two runs on the same input gave different results"}
-	}
-	if used == nil && sy.memo != nil {
-		used, usedSends, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a)))
-	}
-	if used != nil && (!bytes.Equal(n1, used) || !sameSends(s1, usedSends)) {
-		return &StepError{invariants.StepPurity, sy.describe(a) + " is not deterministic: it gave a different result than an earlier run on the same input"}
+// checkPurity runs a's step from local runs more times and compares each
+// result with used, the result the search used (nil: with the first of
+// these runs). It reports what differed: both new local states and both
+// lists of sends, so a person sees what the hidden input changed.
+func (sy *System) checkPurity(local []byte, a Action, used []byte, usedSends []spec.Send, runs int) *StepError {
+	in := slices.Clone(local)
+	for range runs {
+		n1, s1, err := sy.run(nil, in, a)
+		if err != nil {
+			if used != nil {
+				return &StepError{invariants.StepPurity, fmt.Sprintf("%s is not deterministic: it ran before, and now: %s", sy.describe(a), err.Detail)}
+			}
+			return err
+		}
+		if !bytes.Equal(in, local) {
+			return &StepError{invariants.StepPurity, sy.describe(a) + " modified its input state"}
+		}
+		if used == nil {
+			used, usedSends = slices.Clone(n1), slices.Clone(s1)
+			continue
+		}
+		if !bytes.Equal(n1, used) || !sameSends(s1, usedSends) {
+			return &StepError{invariants.StepPurity, fmt.Sprintf("%s is not deterministic: on the same input one run gave %s and another %s",
+				sy.describe(a), sy.result(used, usedSends), sy.result(n1, s1))}
+		}
 	}
 	return nil
+}
+
+// result renders a step's result for a person: the new local state and
+// what it sent.
+func (sy *System) result(local []byte, sends []spec.Send) string {
+	var b strings.Builder
+	b.WriteString("[" + sy.format(local))
+	if len(sends) == 0 {
+		b.WriteString(", sends nothing")
+	}
+	for k, snd := range sends {
+		sep := ", "
+		if k == 0 {
+			sep = ", sends "
+		}
+		fmt.Fprintf(&b, "%s%s on port %d", sep, snd.Msg.Format(sy.Info.Messages), snd.Port)
+	}
+	return b.String() + "]"
+}
+
+// format renders an encoded local state, or says that it cannot.
+func (sy *System) format(local []byte) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = fmt.Sprintf("(a state String panics on: %v)", r)
+		}
+	}()
+	return sy.Machine.Format(local)
 }
 
 // sameSends compares two steps' sends, ignoring the explorer's timestamps.

@@ -183,6 +183,7 @@ func mergeReports(shards []shardReport) (*report, error) {
 		m.Collision += s.Collision
 		m.Cached += s.Cached
 		m.UniformChecked += s.UniformChecked
+		m.UniformEvery = s.UniformEvery
 		if s.Messages.Min >= 0 && (m.Messages.Min < 0 || s.Messages.Min < m.Messages.Min) {
 			m.Messages.Min = s.Messages.Min
 		}
@@ -311,11 +312,7 @@ func mergedNote(shards []shardReport, i int, status string, m *report) string {
 	name := shards[0].Properties[i].Name
 	switch name {
 	case invariants.Uniformity:
-		for _, s := range shards {
-			if mm := uniformNote.FindStringSubmatch(s.Properties[i].Note); mm != nil {
-				return fmt.Sprintf("checked on %d states%s", m.UniformChecked, mm[2])
-			}
-		}
+		return explore.UniformityNote(m.UniformChecked, m.UniformEvery)
 	case invariants.MessageBound:
 		if m.Messages.Max < 0 {
 			return ""

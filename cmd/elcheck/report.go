@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
-	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
@@ -61,6 +59,7 @@ type jsonReport struct {
 	Collision      float64        `json:"collision_probability"`
 	Cached         int            `json:"configurations_cached"` // searched with state caching (-memory)
 	UniformChecked int64          `json:"uniformity_checked"`
+	UniformEvery   int            `json:"uniformity_every"` // the self-check's sampling, 0: off
 	Properties     []jsonProperty `json:"properties"`
 	Verdict        string         `json:"verdict"`
 	Incomplete     string         `json:"incomplete,omitempty"`
@@ -127,12 +126,10 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		States: r.States, Transitions: r.Transitions, FinalStates: r.Terminals, MaxDepth: r.MaxDepth,
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
 		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached,
+		UniformChecked: r.UniformChecked, UniformEvery: j.opts.UniformityEvery,
 		Verdict: r.Verdict(), Incomplete: r.Incomplete}
 	for _, p := range r.Properties {
 		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
-		if n, ok := uniformCount(p); ok {
-			rep.UniformChecked = n
-		}
 	}
 	if v := r.Violation; v != nil {
 		rep.Counterexample = &jsonCounterexample{Property: v.Property, Detail: v.Detail, ConfigIndex: v.ConfigIndex, Length: len(v.Trace)}
@@ -146,19 +143,6 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		}
 	}
 	return rep
-}
-
-// uniformNote is the uniformity note explore writes; merge adds up the
-// counts.
-var uniformNote = regexp.MustCompile(`^checked on (\d+) states( .*)?$`)
-
-func uniformCount(p explore.PropertyResult) (int64, bool) {
-	m := uniformNote.FindStringSubmatch(p.Note)
-	if p.Name != invariants.Uniformity || m == nil {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	return n, err == nil
 }
 
 func spaceText(sp explore.Space) string {
