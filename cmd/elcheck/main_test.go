@@ -32,6 +32,25 @@ func TestBadInput(t *testing.T) {
 		{"ids wrong count", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,2"}, "has 2 ids but -n=3"},
 		{"ids repeated", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,1,2"}, "distinct positive"},
 		{"initiator out of range", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,3"}, "positions are 0 to 2"},
+		{"initiator past int64", []string{"verify", "-algo=dkr", "-n=3", "-initiators=99999999999999999999"}, "99999999999999999999 is not a position; positions are 0 to 2"},
+		{"id past MaxID", []string{"verify", "-algo=dkr", "-n=3", "-ids=2147483648,2,3"}, "-ids=2147483648,2,3: id 2147483648 is out of range: ids are 1 to 2147483647"},
+		{"id wrapping to 0", []string{"verify", "-algo=dkr", "-n=3", "-ids=4294967296,2,3"}, "-ids=4294967296,2,3: id 4294967296 is out of range: ids are 1 to 2147483647"},
+		{"id past int64", []string{"verify", "-algo=dkr", "-n=3", "-ids=99999999999999999999,2,3"}, "id 99999999999999999999 is out of range: ids are 1 to 2147483647"},
+		{"id 0", []string{"verify", "-algo=dkr", "-n=3", "-ids=0,2,3"}, "id 0 is out of range: ids are 1 to 2147483647"},
+		{"id -1", []string{"verify", "-algo=dkr", "-n=3", "-ids=-1,2,3"}, "id -1 is out of range: ids are 1 to 2147483647"},
+		{"bounds id past MaxID", []string{"bounds", "-algo=cr", "-n=3", "-ids=1,2147483648,3"}, "id 2147483648 is out of range: ids are 1 to 2147483647"},
+		// An empty value, as -ids=$IDS gives with IDS unset, is not
+		// "every placement".
+		{"empty ids", []string{"verify", "-algo=dkr", "-n=3", "-ids="}, "-ids= is empty: give one id per position"},
+		{"blank ids", []string{"verify", "-algo=dkr", "-n=3", "-ids= "}, "is empty: give one id per position"},
+		{"empty initiators", []string{"verify", "-algo=dkr", "-n=3", "-initiators="}, "-initiators= is empty: give positions, e.g. -initiators=0,2, or all"},
+		{"bounds empty ids", []string{"bounds", "-algo=cr", "-n=3", "-ids="}, "-ids= is empty"},
+		{"bounds empty initiators", []string{"bounds", "-algo=cr", "-n=3", "-initiators="}, "-initiators= is empty"},
+		{"bounds empty n", []string{"bounds", "-algo=cr", "-n="}, "-n= is empty: give a ring size like 5"},
+		{"empty algo", []string{"verify", "-algo=", "-n=3"}, "-algo= is empty: give a protocol, one of"},
+		{"empty shard", []string{"verify", "-algo=dkr", "-n=3", "-shard="}, "-shard= is empty: give a value, or leave the flag out"},
+		{"empty channels", []string{"bounds", "-algo=cr", "-n=3", "-channels="}, "-channels= is empty"},
+		{"empty merge trace-out", []string{"merge", "-trace-out=", "a.json"}, "-trace-out= is empty"},
 		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},
 		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
 		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, "write a size like 512MB"},
@@ -54,6 +73,17 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectUsageError(t, tt.args, tt.want) })
+	}
+}
+
+// The ends of the id range are accepted; what the checker then finds is
+// its own business.
+func TestIDRangeAccepted(t *testing.T) {
+	for _, ids := range []string{"2147483647,2,3", "1,2,3", " 3 , 1 , 2 "} {
+		code, out, stderr := elcheck("verify", "-algo=dkr", "-n=3", "-ids="+ids, "-skip-comparison-only")
+		if code == exitUsage || strings.Contains(stderr, "out of range") || !strings.Contains(out, "configurations  7 of 7") {
+			t.Errorf("-ids=%s: exit %d:\n%s%s", ids, code, out, stderr)
+		}
 	}
 }
 

@@ -33,6 +33,9 @@ type shardReport struct {
 }
 
 func mergeAction(c *cli.Context) error {
+	if err := checkEmpty(c); err != nil {
+		return err
+	}
 	format := c.String(formatFlag.Name)
 	if format != "text" && format != "json" {
 		return usagef("-format=%s: use text or json", format)

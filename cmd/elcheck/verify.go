@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -128,8 +129,11 @@ func parseJob(c *cli.Context) (*job, error) {
 // parseMachine reads -algo, and refuses positional arguments. verify and
 // bounds share it.
 func parseMachine(c *cli.Context) (spec.Machine, error) {
-	if c.Args().Len() > 0 {
-		return nil, usagef("unexpected argument %q: flags come as -name=value", c.Args().First())
+	if err := checkArgs(c); err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(c); err != nil {
+		return nil, err
 	}
 	name := c.String(algoFlag.Name)
 	if name == "" {
@@ -140,6 +144,45 @@ func parseMachine(c *cli.Context) (spec.Machine, error) {
 		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(protocols.Names(), ", "))
 	}
 	return m, nil
+}
+
+// checkArgs refuses positional arguments, for the commands that take none.
+// A stray "help" or "h" gets there as an argument, not as urfave/cli's help
+// subcommand: the commands set HideHelpCommand, so that
+// "elcheck verify -algo=dkr -n=3 help" is an error rather than a run that
+// prints help and exits 0.
+func checkArgs(c *cli.Context) error {
+	if c.Args().Len() == 0 {
+		return nil
+	}
+	return usagef("unexpected argument %q: flags come as -name=value; for help use elcheck help %s", c.Args().First(), c.Command.Name)
+}
+
+// emptyHints says what to write instead of an empty value, for the flags
+// where "leave it out" needs saying what leaving it out means.
+var emptyHints = map[string]string{
+	"ids":        "give one id per position, e.g. -ids=3,1,2, or leave -ids out for every placement",
+	"initiators": "give positions, e.g. -initiators=0,2, or all, or leave -initiators out for every non-empty set",
+	"n":          "give a ring size like 5 or a range like 3..7",
+	"algo":       "give a protocol, one of " + strings.Join(protocols.Names(), ", "),
+}
+
+// checkEmpty refuses a string flag given explicitly with an empty value,
+// as -ids=$IDS gives when IDS is unset: taken as "not given", it would
+// check another, larger space than the one asked for.
+func checkEmpty(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		sf, ok := f.(*cli.StringFlag)
+		if !ok || !c.IsSet(sf.Name) || strings.TrimSpace(c.String(sf.Name)) != "" {
+			continue
+		}
+		hint, ok := emptyHints[sf.Name]
+		if !ok {
+			hint = "give a value, or leave the flag out"
+		}
+		return usagef("-%s=%s is empty: %s", sf.Name, c.String(sf.Name), hint)
+	}
+	return nil
 }
 
 // lookupMachine finds a protocol by name: protocols.Lookup, which tests
@@ -157,33 +200,37 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
 		}
 		space.Channels = ch
 	}
-	if s := c.String(idsFlag.Name); s != "" {
-		ids, err := parseList(s, "-ids")
+	if c.IsSet(idsFlag.Name) {
+		s := c.String(idsFlag.Name)
+		fields, vals, err := parseList(s, "-ids")
 		if err != nil {
 			return space, err
 		}
-		if len(ids) != n {
-			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(ids), n)
+		if len(vals) != n {
+			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(vals), n)
 		}
-		for k, id := range ids {
-			if id < 1 || slices.Contains(ids[:k], id) {
-				return space, usagef("-ids=%s: ids must be distinct positive integers", s)
+		for k, id := range vals {
+			if id < int64(spec.MinID) || id > int64(spec.MaxID) {
+				return space, usagef("-ids=%s: id %s is out of range: ids are %d to %d", s, fields[k], spec.MinID, spec.MaxID)
+			}
+			if slices.Contains(vals[:k], id) {
+				return space, usagef("-ids=%s: id %d is repeated: ids must be distinct positive integers", s, id)
 			}
 			space.IDs = append(space.IDs, spec.ID(id))
 		}
 	}
-	if s := c.String(initiatorsFlag.Name); s == "all" {
+	if s := c.String(initiatorsFlag.Name); strings.EqualFold(strings.TrimSpace(s), "all") {
 		space.Initiators = spec.All(n)
-	} else if s != "" {
-		ps, err := parseList(s, "-initiators")
+	} else if c.IsSet(initiatorsFlag.Name) {
+		fields, ps, err := parseList(s, "-initiators")
 		if err != nil {
 			return space, err
 		}
-		for _, p := range ps {
-			if p < 0 || p >= n {
-				return space, usagef("-initiators=%s: %d is not a position; positions are 0 to %d", s, p, n-1)
+		for k, p := range ps {
+			if p < 0 || p >= int64(n) {
+				return space, usagef("-initiators=%s: %s is not a position; positions are 0 to %d", s, fields[k], n-1)
 			}
-			space.Initiators = space.Initiators.With(p)
+			space.Initiators = space.Initiators.With(int(p))
 		}
 	}
 	return space, nil
@@ -216,16 +263,20 @@ func parseSearchOptions(c *cli.Context, opts *explore.Options, space *explore.Sp
 	return nil
 }
 
-func parseList(s, flag string) ([]int, error) {
-	var out []int
+// parseList reads a comma-separated list of integers: the fields as
+// written, for messages, and their values. A number too large for an int64
+// is clamped to the int64 range, so that the caller's range check refuses
+// it by its own bounds ("out of range") rather than as "not a number".
+func parseList(s, flag string) (fields []string, vals []int64, err error) {
 	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, usagef("%s=%s: %q is not a number; write a comma-separated list like 3,1,2", flag, s, f)
+		f = strings.TrimSpace(f)
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, nil, usagef("%s=%s: %q is not a number; write a comma-separated list like 3,1,2", flag, s, f)
 		}
-		out = append(out, v)
+		fields, vals = append(fields, f), append(vals, v)
 	}
-	return out, nil
+	return fields, vals, nil
 }
 
 // parseShard reads -shard=i/k: part i (0-based) of k.
