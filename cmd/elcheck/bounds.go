@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/bounds"
-	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/urfave/cli/v2"
 )
@@ -125,9 +124,9 @@ func boundsAction(c *cli.Context) error {
 			fmt.Fprintf(&notes, "-worst-out: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n")
 			worstOut = ""
 		default:
-			trace, err := counterexamples.Rebuild(m, w.Worst)
+			trace, err := rebuild(m, w.Worst)
 			if err != nil {
-				return cli.Exit(fmt.Sprintf("internal error: the worst execution does not replay: %v", err), exitViolated)
+				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}
 			if err := trace.WriteFile(worstOut); err != nil {
 				return cli.Exit(fmt.Sprintf("writing the worst execution: %v", err), exitUsage)

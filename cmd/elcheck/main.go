@@ -3,7 +3,9 @@
 // either proves its properties or prints the shortest execution that breaks
 // one.
 //
-// Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete.
+// Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete,
+// 4 internal error (a bug in elcheck, not the user's mistake: a
+// counterexample that does not replay, a panic in elcheck's own code).
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -22,6 +25,7 @@ const (
 	exitViolated   = 1
 	exitUsage      = 2
 	exitIncomplete = 3
+	exitInternal   = 4
 )
 
 func main() {
@@ -36,7 +40,22 @@ func main() {
 
 // run executes the command line and returns the exit code; it never calls
 // os.Exit, so tests can drive it.
-func run(args []string, stdout, stderr io.Writer) int {
+//
+// A panic in elcheck's own code on this goroutine (a panic in a protocol's
+// step is explore's to report, as a violation) becomes one line on stderr
+// and exit 4, so that a script never reads a crash as a verdict or as a
+// usage error; ELCHECK_DEBUG=1 adds the stack.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
+			fmt.Fprintf(stderr, "elcheck: internal error: %s; please report it\n", msg)
+			if os.Getenv("ELCHECK_DEBUG") == "1" {
+				stderr.Write(debug.Stack())
+			}
+			code = exitInternal
+		}
+	}()
 	app := newApp(stdout, stderr)
 	if len(args) > 1 && args[1] != "" && args[1][0] != '-' && args[1] != "help" && app.Command(args[1]) == nil {
 		fmt.Fprintf(stderr, "elcheck: unknown command %q: use list, verify, bounds, merge or replay\n", args[1])
@@ -79,4 +98,10 @@ func usageError(_ *cli.Context, err error, _ bool) error {
 
 func usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
+}
+
+// internalf is an error of elcheck itself: exit 4, and a request to report
+// it.
+func internalf(format string, args ...any) error {
+	return cli.Exit("internal error: "+fmt.Sprintf(format, args...)+"; please report it", exitInternal)
 }

@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/spec"
 )
 
 func elcheck(args ...string) (code int, stdout, stderr string) {
@@ -208,5 +213,52 @@ func TestList(t *testing.T) {
 		if !strings.Contains(out, name) {
 			t.Errorf("elcheck list does not mention %s:\n%s", name, out)
 		}
+	}
+}
+
+// A bug in elcheck is exit 4 with one line asking for a report: never a
+// verdict's code, never a usage error's.
+func TestInternalErrors(t *testing.T) {
+	savedRebuild, savedLookup := rebuild, lookupMachine
+	t.Cleanup(func() { rebuild, lookupMachine = savedRebuild, savedLookup })
+	rebuild = func(spec.Machine, *explore.Violation) (*counterexamples.Trace, error) {
+		return nil, errors.New("injected failure")
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		panic bool
+	}{
+		{"counterexample does not replay", []string{"verify", "-algo=cr-flip", "-n=3"},
+			"elcheck: internal error: the counterexample found (validity, configuration ", false},
+		{"worst execution does not replay", []string{"bounds", "-algo=dkr-nosecond", "-n=3", "-worst-out=" + filepath.Join(t.TempDir(), "w.json")},
+			"elcheck: internal error: the execution with the most messages (n=3, configuration ", false},
+		{"panic", []string{"verify", "-algo=dkr", "-n=3"}, "elcheck: internal error: injected panic; please report it\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.panic {
+				lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
+				defer func() { lookupMachine = savedLookup }()
+			}
+			code, out, stderr := elcheck(tt.args...)
+			if code != exitInternal || !strings.HasPrefix(stderr, tt.want) || !strings.HasSuffix(stderr, "; please report it\n") {
+				t.Errorf("exit %d, stderr %q; want exit 4 and %q", code, stderr, tt.want)
+			}
+			if strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "goroutine") {
+				t.Errorf("stderr is not one line: %q", stderr)
+			}
+			if strings.Contains(out, "VERIFIED") || strings.Contains(out, "WITHIN") {
+				t.Errorf("an internal error printed a verdict:\n%s", out)
+			}
+		})
+	}
+	// ELCHECK_DEBUG=1 adds the stack.
+	t.Setenv("ELCHECK_DEBUG", "1")
+	lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
+	code, _, stderr := elcheck("verify", "-algo=dkr", "-n=3")
+	if code != exitInternal || !strings.HasPrefix(stderr, "elcheck: internal error: injected panic; please report it\n") || !strings.Contains(stderr, "goroutine") {
+		t.Errorf("ELCHECK_DEBUG=1: exit %d, stderr %q; want exit 4 and the stack", code, stderr)
 	}
 }

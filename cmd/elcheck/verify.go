@@ -185,6 +185,10 @@ func checkEmpty(c *cli.Context) error {
 	return nil
 }
 
+// rebuild re-executes a violation's trace: counterexamples.Rebuild, which
+// tests replace to make it fail.
+var rebuild = counterexamples.Rebuild
+
 // lookupMachine finds a protocol by name: protocols.Lookup, which tests
 // replace to add machines of their own.
 var lookupMachine = protocols.Lookup
@@ -314,9 +318,9 @@ func verifyAction(c *cli.Context) error {
 	}
 	var trace *counterexamples.Trace
 	if v := res.Violation; v != nil && (len(v.Trace) > 0 || v.LoopAt >= 0) {
-		trace, err = counterexamples.Rebuild(j.machine, v)
+		trace, err = rebuild(j.machine, v)
 		if err != nil {
-			return cli.Exit(fmt.Sprintf("internal error: the counterexample does not replay: %v", err), exitViolated)
+			return internalf("the counterexample found (%s, configuration %s) does not replay: %v", v.Property, v.Config, err)
 		}
 	}
 	rep := verifyReport(j, res, trace)
