@@ -16,10 +16,10 @@ import (
 )
 
 var (
-	rangeFlag        = &cli.StringFlag{Name: "n", Usage: fmt.Sprintf("ring sizes: a range like 3..7, or one size like 5 (1 to %d)", maxN)}
-	boundsFormatFlag = &cli.StringFlag{Name: "format", Value: "text", Usage: "text, json, csv or markdown"}
-	worstOutFlag     = &cli.StringFlag{Name: "worst-out", Usage: "write the execution with the most messages (one that exceeds the declared bound, if any does) to this JSON file for elcheck replay"}
-	plotFlag         = &cli.StringFlag{Name: "plot", Usage: "draw the measured messages against the declared bound over n in this SVG file"}
+	rangeFlag        = &cli.StringFlag{Name: "n", Usage: fmt.Sprintf("the ring sizes `N`: a range like 3..7, or one size like 5, 1 to %d (required)", maxN)}
+	boundsFormatFlag = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`: text, json, csv or markdown (default: text)"}
+	worstOutFlag     = &cli.StringFlag{Name: "worst-out", Usage: "write the execution with the most messages (one that exceeds the declared bound, if any does) to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	plotFlag         = &cli.StringFlag{Name: "plot", Usage: "draw the measured messages against the declared bound over n in `FILE`.svg; the path is checked first"}
 )
 
 var boundsCommand = &cli.Command{
@@ -28,8 +28,9 @@ var boundsCommand = &cli.Command{
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
 		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag},
-	Action:       boundsAction,
-	OnUsageError: usageError,
+	Action:          boundsAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // parseRange reads -n=3..7 or -n=5.

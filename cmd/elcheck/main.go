@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -57,9 +58,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := newApp(stdout, stderr)
-	if len(args) > 1 && args[1] != "" && args[1][0] != '-' && args[1] != "help" && app.Command(args[1]) == nil {
-		fmt.Fprintf(stderr, "elcheck: unknown command %q: use list, verify, bounds, merge or replay\n", args[1])
-		return exitUsage
+	if len(args) > 1 {
+		switch name := args[1]; {
+		case name == "":
+			fmt.Fprintf(stderr, "elcheck: the command is empty: use %s\n", commandList(app))
+			return exitUsage
+		case name[0] != '-' && app.Command(name) == nil:
+			fmt.Fprintf(stderr, "elcheck: unknown command %q: use %s\n", name, commandList(app))
+			return exitUsage
+		}
 	}
 	err := app.Run(args)
 	if err == nil {
@@ -78,18 +85,37 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:      "elcheck",
-		Usage:     "model-check leader-election algorithms by exhaustion",
-		UsageText: "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json",
-		Writer:    stdout,
-		ErrWriter: stderr,
-		Commands:  []*cli.Command{listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand},
+		Name:        "elcheck",
+		Usage:       "model-check leader-election algorithms by exhaustion",
+		UsageText:   "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json\nelcheck help verify",
+		Description: "Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete, 4 internal error (a bug in elcheck).",
+		Version:     version(),
+		Writer:      stdout,
+		ErrWriter:   stderr,
+		Commands:    commands(listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand, helpCommand, versionCommand),
+		Action:      noCommand,
+		// urfave/cli adds -h to the application only when it adds its own
+		// help command, which the application's help command replaces.
+		Flags: []cli.Flag{cli.HelpFlag},
 		// Errors come back to run, which prints one line and picks the code.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         usageError,
+		CommandNotFound:      commandNotFound,
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 	}
+}
+
+// commands copies the commands for one application: urfave/cli writes into
+// them (the help name, the -h flag), and the tests build many applications.
+func commands(cs ...*cli.Command) []*cli.Command {
+	out := make([]*cli.Command, len(cs))
+	for i, c := range cs {
+		cp := *c
+		cp.Flags = slices.Clone(c.Flags)
+		out[i] = &cp
+	}
+	return out
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {

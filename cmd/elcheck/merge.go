@@ -21,9 +21,10 @@ var mergeCommand = &cli.Command{
 	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] FILE...\n\n" +
 		"exit 0: verified; 1: a violation found; 2: a file is unreadable or the files do not belong together; " +
 		"3: incomplete (a shard was cut short or is missing)",
-	Flags:        []cli.Flag{formatFlag, traceOutFlag},
-	Action:       mergeAction,
-	OnUsageError: usageError,
+	Flags:           []cli.Flag{formatFlag, traceOutFlag},
+	Action:          mergeAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // shardReport is one shard's JSON report and the file it came from.
@@ -52,6 +53,9 @@ func mergeAction(c *cli.Context) error {
 	for _, path := range c.Args().Slice() {
 		r, err := readReport(path)
 		if err != nil {
+			if h := helpHint(c, path); h != "" {
+				return usagef("%v%s", err.Error(), h)
+			}
 			return err
 		}
 		shards = append(shards, shardReport{path, *r})

@@ -30,23 +30,27 @@ const maxN = 16
 // shard.
 const maxShards = 1 << 20
 
+// Flag usages say their defaults themselves (help.go's flagHelp adds
+// none), and name the flag's value with a `PLACEHOLDER`.
 var (
-	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "protocol or variant to check (see elcheck list)"}
-	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("number of processes, 1 to %d", maxN)}
-	idsFlag        = &cli.StringFlag{Name: "ids", Usage: "fix the id placement: the ids at positions 0..n-1, e.g. 3,1,2,5,4 (default: every placement up to rotation)"}
-	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: positions 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
-	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics, fifo or bag (default: the protocol's)"}
+	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "the protocol or variant `NAME` to check (required; see elcheck list)"}
+	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("the number `N` of processes, 1 to %d (required)", maxN)}
+	idsFlag        = &cli.StringFlag{Name: "ids", Usage: fmt.Sprintf("fix the id placement: the `IDS` at positions 0..n-1, e.g. 3,1,2,5,4, each %d to %d (default: every placement up to rotation)", spec.MinID, spec.MaxID)}
+	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: `POSITIONS` 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
+	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics `KIND`, fifo or bag (default: the protocol's)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
-	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "bfs (shortest counterexamples) or dfs"}
-	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after this many distinct states (0: no limit)"}
-	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after this long, e.g. 30s (0: no limit)"}
-	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}
-	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
-	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions: none, por (partial-order), sym (placements up to rotation) or all"}
-	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within this much memory for the searches, e.g. 512MB or 2GiB: a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
-	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed (default: one per CPU); results do not depend on it"}
-	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
-	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "the search `ORDER`, bfs (shortest counterexamples) or dfs (default: bfs)"}
+	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after `N` distinct states (default, or 0: no limit)"}
+	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after `DURATION`, e.g. 30s or 2h (default, or 0: no limit)"}
+	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`, text or json (default: text)"}
+	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
+	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
+		"a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
+	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed; results do not depend on it (default: one per CPU)"}
+	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
+	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
 )
 
 var verifyCommand = &cli.Command{
@@ -55,8 +59,9 @@ var verifyCommand = &cli.Command{
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
 		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag},
-	Action:       verifyAction,
-	OnUsageError: usageError,
+	Action:          verifyAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // job is a parsed verify command line.
@@ -155,7 +160,11 @@ func checkArgs(c *cli.Context) error {
 	if c.Args().Len() == 0 {
 		return nil
 	}
-	return usagef("unexpected argument %q: flags come as -name=value; for help use elcheck help %s", c.Args().First(), c.Command.Name)
+	name := c.Command.Name
+	if len(c.Command.VisibleFlags()) <= 1 { // -h only
+		return usagef("unexpected argument %q: elcheck %s takes no arguments; for help use elcheck help %s", c.Args().First(), name, name)
+	}
+	return usagef("unexpected argument %q: flags come as -name=value; for help use elcheck help %s", c.Args().First(), name)
 }
 
 // emptyHints says what to write instead of an empty value, for the flags
