@@ -58,7 +58,7 @@ func TestBadInput(t *testing.T) {
 		{"empty merge trace-out", []string{"merge", "-trace-out=", "a.json"}, "-trace-out= is empty"},
 		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},
 		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
-		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, "write a size like 512MB"},
+		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, `"lots" is not a size; write a size like 512M or 2G`},
 		{"bad reduce", []string{"verify", "-algo=dkr", "-n=3", "-reduce=some"}, "use none, por, sym or all"},
 		{"bad workers", []string{"verify", "-algo=dkr", "-n=3", "-workers=-1"}, "use 1 to 1024"},
 		{"bad search", []string{"verify", "-algo=dkr", "-n=3", "-search=astar"}, "use bfs or dfs"},
@@ -261,4 +261,26 @@ func TestInternalErrors(t *testing.T) {
 	if code != exitInternal || !strings.HasPrefix(stderr, "elcheck: internal error: injected panic; please report it\n") || !strings.Contains(stderr, "goroutine") {
 		t.Errorf("ELCHECK_DEBUG=1: exit %d, stderr %q; want exit 4 and the stack", code, stderr)
 	}
+}
+
+// -memory takes the units people write: single letters and KiB... are
+// powers of 1024, KB... powers of 1000.
+func TestParseSize(t *testing.T) {
+	for s, want := range map[string]int64{
+		"512M": 512 << 20, "1G": 1 << 30, "512MiB": 512 << 20, "512MB": 512e6, "2GiB": 2 << 30,
+		"1g": 1 << 30, "512k": 512 << 10, "1.5G": 3 << 29, "1T": 1 << 40, "2TB": 2e12, " 2 G ": 2 << 30,
+		"512mb": 512e6, "512mib": 512 << 20, "1048576": 1 << 20, "1000000B": 1e6, "64K": 64 << 10, ".5g": 1 << 29,
+	} {
+		if got, err := parseSize(s); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"lots", "1", "4096", "0", "-1G", "1e9", "1P", "1 2G", "G", "1..5G", "99999999999999999999T", "2000T", "0x10M", "NaN", "Inf", "1_000M"} {
+		if got, err := parseSize(s); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", s, got)
+		}
+	}
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "-memory=4096: 4096 bytes is too little (the least is 64K; is the unit missing?); write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1P"}, `-memory=1P: unknown unit "P"; write a size like 512M`)
+	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=512M"}, exitVerified, "VERIFIED")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -110,7 +111,7 @@ func parseJob(c *cli.Context) (*job, error) {
 	if s := c.String(memoryFlag.Name); s != "" {
 		b, err := parseSize(s)
 		if err != nil {
-			return nil, usagef("-memory=%s: %v; write a size like 512MB or 2GiB", s, err)
+			return nil, usagef("-memory=%s: %v; write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)", s, err)
 		}
 		j.opts.Memory = b
 		// Let the collector work harder rather than let garbage push the
@@ -370,23 +371,48 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 	}
 }
 
-// parseSize reads a byte count: a number with an optional unit (B, KB, MB,
-// GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+// sizeUnits are the units of -memory, by their upper-case spelling. The
+// single letters are powers of 1024, as in Java's -Xmx and GOMEMLIMIT,
+// because that is what people who write -memory=512M mean; KB, MB... are
+// SI, KiB, MiB... binary.
+var sizeUnits = map[string]float64{
+	"": 1, "B": 1,
+	"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40,
+	"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40,
+}
+
+// sizeSyntax is a size: a decimal number and an optional unit.
+var sizeSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+) *([A-Za-z]*)$`)
+
+// Sizes elcheck accepts for -memory: less than 64 KiB is surely a missing
+// unit (-memory=4096), and more than a PiB a typo.
+const (
+	minMemory = 64 << 10
+	maxMemory = 1 << 50
+)
+
+// parseSize reads a byte count for -memory: a number with an optional
+// unit (sizeUnits, in any case: 1g, 512k, 512MiB, 2GB).
 func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := len(t)
-	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
-		i--
+	m := sizeSyntax.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a size", s)
 	}
-	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("%q is not a positive size", s)
+	mult, ok := sizeUnits[strings.ToUpper(m[2])]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q", m[2])
 	}
-	mult := map[string]float64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[unit]
-	if mult == 0 {
-		return 0, fmt.Errorf("unknown unit %q", unit)
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size", s)
 	}
-	return int64(v * mult), nil
+	b := v * mult
+	switch {
+	case b < minMemory:
+		return 0, fmt.Errorf("%s bytes is too little (the least is 64K; is the unit missing?)", s)
+	case b > maxMemory:
+		return 0, fmt.Errorf("%s is more than 1024T", s)
+	}
+	return int64(b), nil
 }
