@@ -91,6 +91,10 @@ func boundsAction(c *cli.Context) error {
 		sp.AllPlacements = template.AllPlacements
 		spaces = append(spaces, sp)
 	}
+	worstOut := c.String(worstOutFlag.Name)
+	if err := checkOutputs([2]string{"worst-out", worstOut}, [2]string{"plot", plot}); err != nil {
+		return err
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -110,7 +114,7 @@ func boundsAction(c *cli.Context) error {
 	// The notes that follow the text report (or go to stderr for the
 	// other formats).
 	var notes bytes.Buffer
-	worstOut := c.String(worstOutFlag.Name)
+	var writeErrs []string // one line each, for stderr after the report
 	if w := t.Worst(); w != nil {
 		exceeded := w.Bound != nil && w.Bound.Status == bounds.Exceeded
 		what := fmt.Sprintf("the execution with the most messages (n=%d, %d messages, configuration %s)", w.N, w.Stats[0].Max, w.Worst.Config)
@@ -129,10 +133,13 @@ func boundsAction(c *cli.Context) error {
 			if err != nil {
 				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}
-			if err := trace.WriteFile(worstOut); err != nil {
-				return cli.Exit(fmt.Sprintf("writing the worst execution: %v", err), exitUsage)
+			if err := writeTrace(trace, worstOut); err != nil {
+				fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))
+				writeErrs = append(writeErrs, "-worst-out: the execution was not written: "+oneLine(err))
+				worstOut = ""
+			} else {
+				fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
 			}
-			fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
 		}
 	} else if worstOut != "" {
 		fmt.Fprintf(&notes, "-worst-out: nothing written: no configuration was measured\n")
@@ -141,10 +148,12 @@ func boundsAction(c *cli.Context) error {
 	if plot != "" {
 		var svg bytes.Buffer
 		t.WriteSVG(&svg)
-		if err := os.WriteFile(plot, svg.Bytes(), 0o644); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the plot: %v", err), exitUsage)
+		if err := writeFile(plot, svg.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(&notes, "plot NOT written: %s\n", oneLine(err))
+			writeErrs = append(writeErrs, "-plot: the plot was not written: "+oneLine(err))
+		} else {
+			fmt.Fprintf(&notes, "plot written to %s\n", plot)
 		}
-		fmt.Fprintf(&notes, "plot written to %s\n", plot)
 	}
 
 	out := c.App.Writer
@@ -160,6 +169,9 @@ func boundsAction(c *cli.Context) error {
 		c.App.ErrWriter.Write(notes.Bytes())
 	default:
 		t.WriteText(out, notes.String())
+	}
+	for _, e := range writeErrs {
+		fmt.Fprintln(c.App.ErrWriter, "elcheck: "+e)
 	}
 	switch v := t.Verdict(); {
 	case strings.HasPrefix(v, "EXCEEDED"), strings.HasPrefix(v, "VIOLATED"):

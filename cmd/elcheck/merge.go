@@ -49,6 +49,10 @@ func mergeAction(c *cli.Context) error {
 			return usagef("%s: flags come before the files: elcheck merge -format=json FILE...", path)
 		}
 	}
+	traceOut := c.String(traceOutFlag.Name)
+	if err := checkOutputs([2]string{"trace-out", traceOut}); err != nil {
+		return err
+	}
 	var shards []shardReport
 	for _, path := range c.Args().Slice() {
 		r, err := readReport(path)
@@ -64,13 +68,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if out := c.String(traceOutFlag.Name); out != "" && rep.trace != nil {
-		if err := rep.trace.WriteFile(out); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
-		}
-		rep.traceOut = out
-	}
-	rep.write(c.App.Writer, format)
+	rep.saveTrace(c, traceOut)
 	return rep.exit()
 }
 

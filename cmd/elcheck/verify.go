@@ -129,6 +129,11 @@ func parseJob(c *cli.Context) (*job, error) {
 	if j.timeout < 0 {
 		return nil, usagef("-max-states and -timeout must not be negative")
 	}
+	// Last, once the command line is known to be right: a usage error
+	// above must not depend on the file system.
+	if err := checkOutputs([2]string{"trace-out", j.traceOut}); err != nil {
+		return nil, err
+	}
 	return j, nil
 }
 
@@ -334,13 +339,7 @@ func verifyAction(c *cli.Context) error {
 		}
 	}
 	rep := verifyReport(j, res, trace)
-	if trace != nil && j.traceOut != "" {
-		if err := trace.WriteFile(j.traceOut); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
-		}
-		rep.traceOut = j.traceOut
-	}
-	rep.write(c.App.Writer, j.format)
+	rep.saveTrace(c, j.traceOut)
 	return rep.exit()
 }
 
