@@ -27,7 +27,7 @@ var boundsCommand = &cli.Command{
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
-		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag},
+		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag, progressFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -103,13 +103,17 @@ func boundsAction(c *cli.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if isTerminal(c.App.ErrWriter) {
-		opts.Progress = progressPrinter(c.App.ErrWriter)
+	configs := 0
+	for _, sp := range spaces {
+		configs += sp.Count()
+	}
+	sayEstimate(c.App.ErrWriter, configs)
+	progress := newProgress(c, lo < hi)
+	if progress != nil {
+		opts.Progress = progress.report
 	}
 	t := bounds.Run(ctx, m, spaces, opts)
-	if opts.Progress != nil {
-		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
-	}
+	progress.finish()
 
 	// The notes that follow the text report (or go to stderr for the
 	// other formats).

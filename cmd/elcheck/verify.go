@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -59,7 +58,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -324,13 +323,13 @@ func verifyAction(c *cli.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, j.timeout)
 		defer cancel()
 	}
-	if isTerminal(c.App.ErrWriter) {
-		j.opts.Progress = progressPrinter(c.App.ErrWriter)
+	sayEstimate(c.App.ErrWriter, j.space.Count())
+	progress := newProgress(c, false)
+	if progress != nil {
+		j.opts.Progress = progress.report
 	}
 	res := explore.Check(ctx, j.machine, j.space, j.opts)
-	if j.opts.Progress != nil {
-		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
-	}
+	progress.finish()
 	var trace *counterexamples.Trace
 	if v := res.Violation; v != nil && (len(v.Trace) > 0 || v.LoopAt >= 0) {
 		trace, err = rebuild(j.machine, v)
@@ -350,24 +349,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressPrinter reports on one rewritten stderr line, twice a second.
-func progressPrinter(w io.Writer) func(explore.Progress) {
-	start := time.Now()
-	var last time.Time
-	return func(p explore.Progress) {
-		now := time.Now()
-		if now.Sub(last) < 500*time.Millisecond {
-			return
-		}
-		last = now
-		rate := float64(p.States) / now.Sub(start).Seconds()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		fmt.Fprintf(w, "\r\033[K%d states, %.0f states/s, depth %d, configurations %d/%d, heap %d MB",
-			p.States, rate, p.Depth, p.ConfigsDone, p.ConfigsTotal, ms.HeapInuse>>20)
-	}
 }
 
 // sizeUnits are the units of -memory, by their upper-case spelling. The
