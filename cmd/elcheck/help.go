@@ -59,6 +59,10 @@ func version() string {
 	if !ok {
 		return "(unknown: no build information)"
 	}
+	return versionOf(bi)
+}
+
+func versionOf(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	if v != "" && v != "(devel)" {
 		return v

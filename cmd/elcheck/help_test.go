@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -135,6 +136,23 @@ func TestFlagHelp(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("elcheck help %s: no %s", c.cmd, c.flag)
+		}
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "9399eea"}, {Key: "vcs.modified", Value: "true"}}
+	for _, c := range []struct {
+		bi   debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: vcs}, "v1.2.3"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs}, "(devel) 9399eea (modified)"},
+		{debug.BuildInfo{Main: debug.Module{Version: ""}, Settings: vcs[:2]}, "(devel) 9399eea"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "(devel)"},
+	} {
+		if got := versionOf(&c.bi); got != c.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", c.bi.Main, got, c.want)
 		}
 	}
 }

@@ -118,8 +118,12 @@ func commands(cs ...*cli.Command) []*cli.Command {
 	return out
 }
 
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return cli.Exit(err.Error()+" (see elcheck help)", exitUsage)
+func usageError(c *cli.Context, err error, _ bool) error {
+	topic := ""
+	if c != nil && c.Command != nil && c.App.Command(c.Command.Name) == c.Command {
+		topic = " " + c.Command.Name
+	}
+	return cli.Exit(err.Error()+" (see elcheck help"+topic+")", exitUsage)
 }
 
 func usagef(format string, args ...any) error {

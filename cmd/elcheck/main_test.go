@@ -53,7 +53,7 @@ func TestBadInput(t *testing.T) {
 		{"bounds empty initiators", []string{"bounds", "-algo=cr", "-n=3", "-initiators="}, "-initiators= is empty"},
 		{"bounds empty n", []string{"bounds", "-algo=cr", "-n="}, "-n= is empty: give a ring size like 5"},
 		{"empty algo", []string{"verify", "-algo=", "-n=3"}, "-algo= is empty: give a protocol, one of"},
-		{"empty shard", []string{"verify", "-algo=dkr", "-n=3", "-shard="}, "-shard= is empty: give a value, or leave the flag out"},
+		{"empty shard", []string{"verify", "-algo=dkr", "-n=3", "-shard="}, "-shard= is empty: give i/k, e.g. -shard=0/8, or leave -shard out"},
 		{"empty channels", []string{"bounds", "-algo=cr", "-n=3", "-channels="}, "-channels= is empty"},
 		{"empty merge trace-out", []string{"merge", "-trace-out=", "a.json"}, "-trace-out= is empty"},
 		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},

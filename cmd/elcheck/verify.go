@@ -179,6 +179,11 @@ var emptyHints = map[string]string{
 	"initiators": "give positions, e.g. -initiators=0,2, or all, or leave -initiators out for every non-empty set",
 	"n":          "give a ring size like 5 or a range like 3..7",
 	"algo":       "give a protocol, one of " + strings.Join(protocols.Names(), ", "),
+	"trace-out":  "name a file, or leave the flag out",
+	"worst-out":  "name a file, or leave the flag out",
+	"plot":       "name an SVG file, or leave the flag out",
+	"memory":     "give a size like 512M, or leave -memory out for no bound",
+	"shard":      "give i/k, e.g. -shard=0/8, or leave -shard out to check every configuration",
 }
 
 // checkEmpty refuses a string flag given explicitly with an empty value,
