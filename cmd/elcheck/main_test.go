@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -282,5 +283,8 @@ func TestParseSize(t *testing.T) {
 	}
 	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "-memory=4096: 4096 bytes is too little (the least is 64K; is the unit missing?); write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)")
 	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1P"}, `-memory=1P: unknown unit "P"; write a size like 512M`)
+	// -memory sets the process's memory limit: restore it for the other
+	// tests.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=512M"}, exitVerified, "VERIFIED")
 }
