@@ -11,16 +11,15 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/bounds"
-	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/urfave/cli/v2"
 )
 
 var (
-	rangeFlag        = &cli.StringFlag{Name: "n", Usage: fmt.Sprintf("ring sizes: a range like 3..7, or one size like 5 (1 to %d)", maxN)}
-	boundsFormatFlag = &cli.StringFlag{Name: "format", Value: "text", Usage: "text, json, csv or markdown"}
-	worstOutFlag     = &cli.StringFlag{Name: "worst-out", Usage: "write the execution with the most messages (one that exceeds the declared bound, if any does) to this JSON file for elcheck replay"}
-	plotFlag         = &cli.StringFlag{Name: "plot", Usage: "draw the measured messages against the declared bound over n in this SVG file"}
+	rangeFlag        = &cli.StringFlag{Name: "n", Usage: fmt.Sprintf("the ring sizes `N`: a range like 3..7, or one size like 5, 1 to %d (required)", maxN)}
+	boundsFormatFlag = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`: text, json, csv or markdown (default: text)"}
+	worstOutFlag     = &cli.StringFlag{Name: "worst-out", Usage: "write the execution with the most messages (one that exceeds the declared bound, if any does) to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	plotFlag         = &cli.StringFlag{Name: "plot", Usage: "draw the measured messages against the declared bound over n in `FILE`.svg; the path is checked first"}
 )
 
 var boundsCommand = &cli.Command{
@@ -28,9 +27,10 @@ var boundsCommand = &cli.Command{
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
-		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag},
-	Action:       boundsAction,
-	OnUsageError: usageError,
+		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag, progressFlag},
+	Action:          boundsAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // parseRange reads -n=3..7 or -n=5.
@@ -91,6 +91,10 @@ func boundsAction(c *cli.Context) error {
 		sp.AllPlacements = template.AllPlacements
 		spaces = append(spaces, sp)
 	}
+	worstOut := c.String(worstOutFlag.Name)
+	if err := checkOutputs([2]string{"worst-out", worstOut}, [2]string{"plot", plot}); err != nil {
+		return err
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -99,18 +103,22 @@ func boundsAction(c *cli.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if isTerminal(c.App.ErrWriter) {
-		opts.Progress = progressPrinter(c.App.ErrWriter)
+	configs := 0
+	for _, sp := range spaces {
+		configs += sp.Count()
+	}
+	sayEstimate(c.App.ErrWriter, configs)
+	progress := newProgress(c, lo < hi)
+	if progress != nil {
+		opts.Progress = progress.report
 	}
 	t := bounds.Run(ctx, m, spaces, opts)
-	if opts.Progress != nil {
-		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
-	}
+	progress.finish()
 
 	// The notes that follow the text report (or go to stderr for the
 	// other formats).
 	var notes bytes.Buffer
-	worstOut := c.String(worstOutFlag.Name)
+	var writeErrs []string // one line each, for stderr after the report
 	if w := t.Worst(); w != nil {
 		exceeded := w.Bound != nil && w.Bound.Status == bounds.Exceeded
 		what := fmt.Sprintf("the execution with the most messages (n=%d, %d messages, configuration %s)", w.N, w.Stats[0].Max, w.Worst.Config)
@@ -125,14 +133,17 @@ func boundsAction(c *cli.Context) error {
 			fmt.Fprintf(&notes, "-worst-out: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n")
 			worstOut = ""
 		default:
-			trace, err := counterexamples.Rebuild(m, w.Worst)
+			trace, err := rebuild(m, w.Worst)
 			if err != nil {
-				return cli.Exit(fmt.Sprintf("internal error: the worst execution does not replay: %v", err), exitViolated)
+				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}
-			if err := trace.WriteFile(worstOut); err != nil {
-				return cli.Exit(fmt.Sprintf("writing the worst execution: %v", err), exitUsage)
+			if err := writeTrace(trace, worstOut); err != nil {
+				fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))
+				writeErrs = append(writeErrs, "-worst-out: the execution was not written: "+oneLine(err))
+				worstOut = ""
+			} else {
+				fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
 			}
-			fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
 		}
 	} else if worstOut != "" {
 		fmt.Fprintf(&notes, "-worst-out: nothing written: no configuration was measured\n")
@@ -141,10 +152,12 @@ func boundsAction(c *cli.Context) error {
 	if plot != "" {
 		var svg bytes.Buffer
 		t.WriteSVG(&svg)
-		if err := os.WriteFile(plot, svg.Bytes(), 0o644); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the plot: %v", err), exitUsage)
+		if err := writeFile(plot, svg.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(&notes, "plot NOT written: %s\n", oneLine(err))
+			writeErrs = append(writeErrs, "-plot: the plot was not written: "+oneLine(err))
+		} else {
+			fmt.Fprintf(&notes, "plot written to %s\n", plot)
 		}
-		fmt.Fprintf(&notes, "plot written to %s\n", plot)
 	}
 
 	out := c.App.Writer
@@ -160,6 +173,9 @@ func boundsAction(c *cli.Context) error {
 		c.App.ErrWriter.Write(notes.Bytes())
 	default:
 		t.WriteText(out, notes.String())
+	}
+	for _, e := range writeErrs {
+		fmt.Fprintln(c.App.ErrWriter, "elcheck: "+e)
 	}
 	switch v := t.Verdict(); {
 	case strings.HasPrefix(v, "EXCEEDED"), strings.HasPrefix(v, "VIOLATED"):

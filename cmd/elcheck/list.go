@@ -9,12 +9,17 @@ import (
 )
 
 var listCommand = &cli.Command{
-	Name:   "list",
-	Usage:  "list the protocols and their variants",
-	Action: listAction,
+	Name:            "list",
+	Usage:           "list the protocols and their variants",
+	UsageText:       "elcheck list",
+	Action:          listAction,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 func listAction(c *cli.Context) error {
+	if err := checkArgs(c); err != nil {
+		return err
+	}
 	out := c.App.Writer
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tTOPOLOGY\tWINNER\tALL LEARN\tCHANNELS\tBREAKS")

@@ -3,7 +3,9 @@
 // either proves its properties or prints the shortest execution that breaks
 // one.
 //
-// Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete.
+// Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete,
+// 4 internal error (a bug in elcheck, not the user's mistake: a
+// counterexample that does not replay, a panic in elcheck's own code).
 package main
 
 import (
@@ -12,6 +14,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -22,6 +26,7 @@ const (
 	exitViolated   = 1
 	exitUsage      = 2
 	exitIncomplete = 3
+	exitInternal   = 4
 )
 
 func main() {
@@ -36,11 +41,32 @@ func main() {
 
 // run executes the command line and returns the exit code; it never calls
 // os.Exit, so tests can drive it.
-func run(args []string, stdout, stderr io.Writer) int {
+//
+// A panic in elcheck's own code on this goroutine (a panic in a protocol's
+// step is explore's to report, as a violation) becomes one line on stderr
+// and exit 4, so that a script never reads a crash as a verdict or as a
+// usage error; ELCHECK_DEBUG=1 adds the stack.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
+			fmt.Fprintf(stderr, "elcheck: internal error: %s; please report it\n", msg)
+			if os.Getenv("ELCHECK_DEBUG") == "1" {
+				stderr.Write(debug.Stack())
+			}
+			code = exitInternal
+		}
+	}()
 	app := newApp(stdout, stderr)
-	if len(args) > 1 && args[1] != "" && args[1][0] != '-' && args[1] != "help" && app.Command(args[1]) == nil {
-		fmt.Fprintf(stderr, "elcheck: unknown command %q: use list, verify, bounds, merge or replay\n", args[1])
-		return exitUsage
+	if len(args) > 1 {
+		switch name := args[1]; {
+		case name == "":
+			fmt.Fprintf(stderr, "elcheck: the command is empty: use %s\n", commandList(app))
+			return exitUsage
+		case name[0] != '-' && app.Command(name) == nil:
+			fmt.Fprintf(stderr, "elcheck: unknown command %q: use %s\n", name, commandList(app))
+			return exitUsage
+		}
 	}
 	err := app.Run(args)
 	if err == nil {
@@ -59,24 +85,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:      "elcheck",
-		Usage:     "model-check leader-election algorithms by exhaustion",
-		UsageText: "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json",
-		Writer:    stdout,
-		ErrWriter: stderr,
-		Commands:  []*cli.Command{listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand},
+		Name:        "elcheck",
+		Usage:       "model-check leader-election algorithms by exhaustion",
+		UsageText:   "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json\nelcheck help verify",
+		Description: "Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete, 4 internal error (a bug in elcheck).",
+		Version:     version(),
+		Writer:      stdout,
+		ErrWriter:   stderr,
+		Commands:    commands(listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand, helpCommand, versionCommand),
+		Action:      noCommand,
+		// urfave/cli adds -h to the application only when it adds its own
+		// help command, which the application's help command replaces.
+		Flags: []cli.Flag{cli.HelpFlag},
 		// Errors come back to run, which prints one line and picks the code.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         usageError,
+		CommandNotFound:      commandNotFound,
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 	}
 }
 
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return cli.Exit(err.Error()+" (see elcheck help)", exitUsage)
+// commands copies the commands for one application: urfave/cli writes into
+// them (the help name, the -h flag), and the tests build many applications.
+func commands(cs ...*cli.Command) []*cli.Command {
+	out := make([]*cli.Command, len(cs))
+	for i, c := range cs {
+		cp := *c
+		cp.Flags = slices.Clone(c.Flags)
+		out[i] = &cp
+	}
+	return out
+}
+
+func usageError(c *cli.Context, err error, _ bool) error {
+	topic := ""
+	if c != nil && c.Command != nil && c.App.Command(c.Command.Name) == c.Command {
+		topic = " " + c.Command.Name
+	}
+	return cli.Exit(err.Error()+" (see elcheck help"+topic+")", exitUsage)
 }
 
 func usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
+}
+
+// internalf is an error of elcheck itself: exit 4, and a request to report
+// it.
+func internalf(format string, args ...any) error {
+	return cli.Exit("internal error: "+fmt.Sprintf(format, args...)+"; please report it", exitInternal)
 }

@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/spec"
 )
 
 func elcheck(args ...string) (code int, stdout, stderr string) {
@@ -32,9 +38,28 @@ func TestBadInput(t *testing.T) {
 		{"ids wrong count", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,2"}, "has 2 ids but -n=3"},
 		{"ids repeated", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,1,2"}, "distinct positive"},
 		{"initiator out of range", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,3"}, "positions are 0 to 2"},
+		{"initiator past int64", []string{"verify", "-algo=dkr", "-n=3", "-initiators=99999999999999999999"}, "99999999999999999999 is not a position; positions are 0 to 2"},
+		{"id past MaxID", []string{"verify", "-algo=dkr", "-n=3", "-ids=2147483648,2,3"}, "-ids=2147483648,2,3: id 2147483648 is out of range: ids are 1 to 2147483647"},
+		{"id wrapping to 0", []string{"verify", "-algo=dkr", "-n=3", "-ids=4294967296,2,3"}, "-ids=4294967296,2,3: id 4294967296 is out of range: ids are 1 to 2147483647"},
+		{"id past int64", []string{"verify", "-algo=dkr", "-n=3", "-ids=99999999999999999999,2,3"}, "id 99999999999999999999 is out of range: ids are 1 to 2147483647"},
+		{"id 0", []string{"verify", "-algo=dkr", "-n=3", "-ids=0,2,3"}, "id 0 is out of range: ids are 1 to 2147483647"},
+		{"id -1", []string{"verify", "-algo=dkr", "-n=3", "-ids=-1,2,3"}, "id -1 is out of range: ids are 1 to 2147483647"},
+		{"bounds id past MaxID", []string{"bounds", "-algo=cr", "-n=3", "-ids=1,2147483648,3"}, "id 2147483648 is out of range: ids are 1 to 2147483647"},
+		// An empty value, as -ids=$IDS gives with IDS unset, is not
+		// "every placement".
+		{"empty ids", []string{"verify", "-algo=dkr", "-n=3", "-ids="}, "-ids= is empty: give one id per position"},
+		{"blank ids", []string{"verify", "-algo=dkr", "-n=3", "-ids= "}, "is empty: give one id per position"},
+		{"empty initiators", []string{"verify", "-algo=dkr", "-n=3", "-initiators="}, "-initiators= is empty: give positions, e.g. -initiators=0,2, or all"},
+		{"bounds empty ids", []string{"bounds", "-algo=cr", "-n=3", "-ids="}, "-ids= is empty"},
+		{"bounds empty initiators", []string{"bounds", "-algo=cr", "-n=3", "-initiators="}, "-initiators= is empty"},
+		{"bounds empty n", []string{"bounds", "-algo=cr", "-n="}, "-n= is empty: give a ring size like 5"},
+		{"empty algo", []string{"verify", "-algo=", "-n=3"}, "-algo= is empty: give a protocol, one of"},
+		{"empty shard", []string{"verify", "-algo=dkr", "-n=3", "-shard="}, "-shard= is empty: give i/k, e.g. -shard=0/8, or leave -shard out"},
+		{"empty channels", []string{"bounds", "-algo=cr", "-n=3", "-channels="}, "-channels= is empty"},
+		{"empty merge trace-out", []string{"merge", "-trace-out=", "a.json"}, "-trace-out= is empty"},
 		{"bad channels", []string{"verify", "-algo=dkr", "-n=3", "-channels=lossy"}, "use fifo or bag"},
 		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
-		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, "write a size like 512MB"},
+		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, `"lots" is not a size; write a size like 512M or 2G`},
 		{"bad reduce", []string{"verify", "-algo=dkr", "-n=3", "-reduce=some"}, "use none, por, sym or all"},
 		{"bad workers", []string{"verify", "-algo=dkr", "-n=3", "-workers=-1"}, "use 1 to 1024"},
 		{"bad search", []string{"verify", "-algo=dkr", "-n=3", "-search=astar"}, "use bfs or dfs"},
@@ -54,6 +79,17 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { expectUsageError(t, tt.args, tt.want) })
+	}
+}
+
+// The ends of the id range are accepted; what the checker then finds is
+// its own business.
+func TestIDRangeAccepted(t *testing.T) {
+	for _, ids := range []string{"2147483647,2,3", "1,2,3", " 3 , 1 , 2 "} {
+		code, out, stderr := elcheck("verify", "-algo=dkr", "-n=3", "-ids="+ids, "-skip-comparison-only")
+		if code == exitUsage || strings.Contains(stderr, "out of range") || !strings.Contains(out, "configurations  7 of 7") {
+			t.Errorf("-ids=%s: exit %d:\n%s%s", ids, code, out, stderr)
+		}
 	}
 }
 
@@ -179,4 +215,76 @@ func TestList(t *testing.T) {
 			t.Errorf("elcheck list does not mention %s:\n%s", name, out)
 		}
 	}
+}
+
+// A bug in elcheck is exit 4 with one line asking for a report: never a
+// verdict's code, never a usage error's.
+func TestInternalErrors(t *testing.T) {
+	savedRebuild, savedLookup := rebuild, lookupMachine
+	t.Cleanup(func() { rebuild, lookupMachine = savedRebuild, savedLookup })
+	rebuild = func(spec.Machine, *explore.Violation) (*counterexamples.Trace, error) {
+		return nil, errors.New("injected failure")
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		panic bool
+	}{
+		{"counterexample does not replay", []string{"verify", "-algo=cr-flip", "-n=3"},
+			"elcheck: internal error: the counterexample found (validity, configuration ", false},
+		{"worst execution does not replay", []string{"bounds", "-algo=dkr-nosecond", "-n=3", "-worst-out=" + filepath.Join(t.TempDir(), "w.json")},
+			"elcheck: internal error: the execution with the most messages (n=3, configuration ", false},
+		{"panic", []string{"verify", "-algo=dkr", "-n=3"}, "elcheck: internal error: injected panic; please report it\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.panic {
+				lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
+				defer func() { lookupMachine = savedLookup }()
+			}
+			code, out, stderr := elcheck(tt.args...)
+			if code != exitInternal || !strings.HasPrefix(stderr, tt.want) || !strings.HasSuffix(stderr, "; please report it\n") {
+				t.Errorf("exit %d, stderr %q; want exit 4 and %q", code, stderr, tt.want)
+			}
+			if strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "goroutine") {
+				t.Errorf("stderr is not one line: %q", stderr)
+			}
+			if strings.Contains(out, "VERIFIED") || strings.Contains(out, "WITHIN") {
+				t.Errorf("an internal error printed a verdict:\n%s", out)
+			}
+		})
+	}
+	// ELCHECK_DEBUG=1 adds the stack.
+	t.Setenv("ELCHECK_DEBUG", "1")
+	lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
+	code, _, stderr := elcheck("verify", "-algo=dkr", "-n=3")
+	if code != exitInternal || !strings.HasPrefix(stderr, "elcheck: internal error: injected panic; please report it\n") || !strings.Contains(stderr, "goroutine") {
+		t.Errorf("ELCHECK_DEBUG=1: exit %d, stderr %q; want exit 4 and the stack", code, stderr)
+	}
+}
+
+// -memory takes the units people write: single letters and KiB... are
+// powers of 1024, KB... powers of 1000.
+func TestParseSize(t *testing.T) {
+	for s, want := range map[string]int64{
+		"512M": 512 << 20, "1G": 1 << 30, "512MiB": 512 << 20, "512MB": 512e6, "2GiB": 2 << 30,
+		"1g": 1 << 30, "512k": 512 << 10, "1.5G": 3 << 29, "1T": 1 << 40, "2TB": 2e12, " 2 G ": 2 << 30,
+		"512mb": 512e6, "512mib": 512 << 20, "1048576": 1 << 20, "1000000B": 1e6, "64K": 64 << 10, ".5g": 1 << 29,
+	} {
+		if got, err := parseSize(s); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"lots", "1", "4096", "0", "-1G", "1e9", "1P", "1 2G", "G", "1..5G", "99999999999999999999T", "2000T", "0x10M", "NaN", "Inf", "1_000M"} {
+		if got, err := parseSize(s); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", s, got)
+		}
+	}
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "-memory=4096: 4096 bytes is too little (the least is 64K; is the unit missing?); write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1P"}, `-memory=1P: unknown unit "P"; write a size like 512M`)
+	// -memory sets the process's memory limit: restore it for the other
+	// tests.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=512M"}, exitVerified, "VERIFIED")
 }

@@ -21,9 +21,10 @@ var mergeCommand = &cli.Command{
 	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] FILE...\n\n" +
 		"exit 0: verified; 1: a violation found; 2: a file is unreadable or the files do not belong together; " +
 		"3: incomplete (a shard was cut short or is missing)",
-	Flags:        []cli.Flag{formatFlag, traceOutFlag},
-	Action:       mergeAction,
-	OnUsageError: usageError,
+	Flags:           []cli.Flag{formatFlag, traceOutFlag},
+	Action:          mergeAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // shardReport is one shard's JSON report and the file it came from.
@@ -33,6 +34,9 @@ type shardReport struct {
 }
 
 func mergeAction(c *cli.Context) error {
+	if err := checkEmpty(c); err != nil {
+		return err
+	}
 	format := c.String(formatFlag.Name)
 	if format != "text" && format != "json" {
 		return usagef("-format=%s: use text or json", format)
@@ -45,10 +49,17 @@ func mergeAction(c *cli.Context) error {
 			return usagef("%s: flags come before the files: elcheck merge -format=json FILE...", path)
 		}
 	}
+	traceOut := c.String(traceOutFlag.Name)
+	if err := checkOutputs([2]string{"trace-out", traceOut}); err != nil {
+		return err
+	}
 	var shards []shardReport
 	for _, path := range c.Args().Slice() {
 		r, err := readReport(path)
 		if err != nil {
+			if h := helpHint(c, path); h != "" {
+				return usagef("%v%s", err.Error(), h)
+			}
 			return err
 		}
 		shards = append(shards, shardReport{path, *r})
@@ -57,13 +68,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if out := c.String(traceOutFlag.Name); out != "" && rep.trace != nil {
-		if err := rep.trace.WriteFile(out); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
-		}
-		rep.traceOut = out
-	}
-	rep.write(c.App.Writer, format)
+	rep.saveTrace(c, traceOut)
 	return rep.exit()
 }
 

@@ -1,17 +1,21 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/urfave/cli/v2"
 )
 
 var replayCommand = &cli.Command{
-	Name:      "replay",
-	Usage:     "re-execute a trace written by verify -trace-out and confirm or refute its violation",
-	UsageText: "elcheck replay FILE\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol",
-	Action:    replayAction,
+	Name:            "replay",
+	Usage:           "re-execute a trace written by verify -trace-out and confirm or refute its violation",
+	UsageText:       "elcheck replay FILE\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol",
+	Action:          replayAction,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 func replayAction(c *cli.Context) error {
@@ -20,7 +24,7 @@ func replayAction(c *cli.Context) error {
 	}
 	f, err := counterexamples.ReadFile(c.Args().First())
 	if err != nil {
-		return usagef("%v", err)
+		return usagef("%v%s", err, helpHint(c, c.Args().First()))
 	}
 	m, ok := lookupMachine(f.Algo)
 	if !ok {
@@ -38,4 +42,13 @@ func replayAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "NOT REPRODUCED: %s\n", o.Why)
 	return nil
+}
+
+// helpHint points a user who wrote "elcheck replay help" (a file that does
+// not exist) to the help.
+func helpHint(c *cli.Context, arg string) string {
+	if _, err := os.Stat(arg); (arg == "help" || arg == "h") && errors.Is(err, fs.ErrNotExist) {
+		return "; for help use elcheck help " + c.Command.Name
+	}
+	return ""
 }

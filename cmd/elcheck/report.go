@@ -28,6 +28,7 @@ type report struct {
 	trace    *counterexamples.Trace
 	config   string // the violation's configuration, when there is no trace to show
 	traceOut string // where the trace was written, if it was
+	traceErr string // why the trace was not written to -trace-out
 }
 
 // jsonReport is the -format=json report. The fields up to elapsed_ms,
@@ -160,6 +161,27 @@ func spaceText(sp explore.Space) string {
 	return p + ", " + i
 }
 
+// saveTrace writes the counterexample's trace, if there is one, to path
+// (-trace-out; "" for none), then prints the report. A write that fails
+// loses nothing else: the report and its verdict are printed (the text
+// says the trace was not written, the JSON report carries it as
+// .violation), the error goes to stderr on one line, and the exit code
+// stays the verdict's.
+func (r *report) saveTrace(c *cli.Context, path string) {
+	var werr error
+	if r.trace != nil && path != "" {
+		if werr = writeTrace(r.trace, path); werr == nil {
+			r.traceOut = path
+		} else {
+			r.traceErr = oneLine(werr)
+		}
+	}
+	r.write(c.App.Writer, c.String(formatFlag.Name))
+	if werr != nil {
+		fmt.Fprintf(c.App.ErrWriter, "elcheck: -trace-out: the trace was not written: %s\n", oneLine(werr))
+	}
+}
+
 // exit returns the verdict's exit code as the action's error.
 func (r *report) exit() error {
 	switch {
@@ -241,6 +263,8 @@ func (r *report) writeText(w io.Writer) {
 		}
 		if r.traceOut != "" {
 			fmt.Fprintf(w, "trace written to %s; re-run it with: elcheck replay %s\n", r.traceOut, r.traceOut)
+		} else if r.traceErr != "" {
+			fmt.Fprintf(w, "trace NOT written: %s\n", r.traceErr)
 		} else if r.trace != nil {
 			fmt.Fprintln(w, "to save it for elcheck replay, add -trace-out=FILE")
 		}

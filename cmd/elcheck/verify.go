@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -29,23 +30,27 @@ const maxN = 16
 // shard.
 const maxShards = 1 << 20
 
+// Flag usages say their defaults themselves (help.go's flagHelp adds
+// none), and name the flag's value with a `PLACEHOLDER`.
 var (
-	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "protocol or variant to check (see elcheck list)"}
-	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("number of processes, 1 to %d", maxN)}
-	idsFlag        = &cli.StringFlag{Name: "ids", Usage: "fix the id placement: the ids at positions 0..n-1, e.g. 3,1,2,5,4 (default: every placement up to rotation)"}
-	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: positions 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
-	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics, fifo or bag (default: the protocol's)"}
+	algoFlag       = &cli.StringFlag{Name: "algo", Usage: "the protocol or variant `NAME` to check (required; see elcheck list)"}
+	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("the number `N` of processes, 1 to %d (required)", maxN)}
+	idsFlag        = &cli.StringFlag{Name: "ids", Usage: fmt.Sprintf("fix the id placement: the `IDS` at positions 0..n-1, e.g. 3,1,2,5,4, each %d to %d (default: every placement up to rotation)", spec.MinID, spec.MaxID)}
+	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: `POSITIONS` 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
+	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics `KIND`, fifo or bag (default: the protocol's)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
-	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "bfs (shortest counterexamples) or dfs"}
-	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after this many distinct states (0: no limit)"}
-	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after this long, e.g. 30s (0: no limit)"}
-	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}
-	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to this JSON file for elcheck replay"}
-	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "reductions: none, por (partial-order), sym (placements up to rotation) or all"}
-	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within this much memory for the searches, e.g. 512MB or 2GiB: a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
-	workersFlag    = &cli.IntFlag{Name: "workers", Usage: "configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed (default: one per CPU); results do not depend on it"}
-	noCompareFlag  = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
-	shardFlag      = &cli.StringFlag{Name: "shard", Usage: "check only part i of k of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "the search `ORDER`, bfs (shortest counterexamples) or dfs (default: bfs)"}
+	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after `N` distinct states (default, or 0: no limit)"}
+	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after `DURATION`, e.g. 30s or 2h (default, or 0: no limit)"}
+	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`, text or json (default: text)"}
+	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
+	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
+		"a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
+	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed; results do not depend on it (default: one per CPU)"}
+	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
+	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
 )
 
 var verifyCommand = &cli.Command{
@@ -53,9 +58,10 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag},
-	Action:       verifyAction,
-	OnUsageError: usageError,
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
+	Action:          verifyAction,
+	OnUsageError:    usageError,
+	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 // job is a parsed verify command line.
@@ -104,7 +110,7 @@ func parseJob(c *cli.Context) (*job, error) {
 	if s := c.String(memoryFlag.Name); s != "" {
 		b, err := parseSize(s)
 		if err != nil {
-			return nil, usagef("-memory=%s: %v; write a size like 512MB or 2GiB", s, err)
+			return nil, usagef("-memory=%s: %v; write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)", s, err)
 		}
 		j.opts.Memory = b
 		// Let the collector work harder rather than let garbage push the
@@ -122,14 +128,22 @@ func parseJob(c *cli.Context) (*job, error) {
 	if j.timeout < 0 {
 		return nil, usagef("-max-states and -timeout must not be negative")
 	}
+	// Last, once the command line is known to be right: a usage error
+	// above must not depend on the file system.
+	if err := checkOutputs([2]string{"trace-out", j.traceOut}); err != nil {
+		return nil, err
+	}
 	return j, nil
 }
 
 // parseMachine reads -algo, and refuses positional arguments. verify and
 // bounds share it.
 func parseMachine(c *cli.Context) (spec.Machine, error) {
-	if c.Args().Len() > 0 {
-		return nil, usagef("unexpected argument %q: flags come as -name=value", c.Args().First())
+	if err := checkArgs(c); err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(c); err != nil {
+		return nil, err
 	}
 	name := c.String(algoFlag.Name)
 	if name == "" {
@@ -141,6 +155,58 @@ func parseMachine(c *cli.Context) (spec.Machine, error) {
 	}
 	return m, nil
 }
+
+// checkArgs refuses positional arguments, for the commands that take none.
+// A stray "help" or "h" gets there as an argument, not as urfave/cli's help
+// subcommand: the commands set HideHelpCommand, so that
+// "elcheck verify -algo=dkr -n=3 help" is an error rather than a run that
+// prints help and exits 0.
+func checkArgs(c *cli.Context) error {
+	if c.Args().Len() == 0 {
+		return nil
+	}
+	name := c.Command.Name
+	if len(c.Command.VisibleFlags()) <= 1 { // -h only
+		return usagef("unexpected argument %q: elcheck %s takes no arguments; for help use elcheck help %s", c.Args().First(), name, name)
+	}
+	return usagef("unexpected argument %q: flags come as -name=value; for help use elcheck help %s", c.Args().First(), name)
+}
+
+// emptyHints says what to write instead of an empty value, for the flags
+// where "leave it out" needs saying what leaving it out means.
+var emptyHints = map[string]string{
+	"ids":        "give one id per position, e.g. -ids=3,1,2, or leave -ids out for every placement",
+	"initiators": "give positions, e.g. -initiators=0,2, or all, or leave -initiators out for every non-empty set",
+	"n":          "give a ring size like 5 or a range like 3..7",
+	"algo":       "give a protocol, one of " + strings.Join(protocols.Names(), ", "),
+	"trace-out":  "name a file, or leave the flag out",
+	"worst-out":  "name a file, or leave the flag out",
+	"plot":       "name an SVG file, or leave the flag out",
+	"memory":     "give a size like 512M, or leave -memory out for no bound",
+	"shard":      "give i/k, e.g. -shard=0/8, or leave -shard out to check every configuration",
+}
+
+// checkEmpty refuses a string flag given explicitly with an empty value,
+// as -ids=$IDS gives when IDS is unset: taken as "not given", it would
+// check another, larger space than the one asked for.
+func checkEmpty(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		sf, ok := f.(*cli.StringFlag)
+		if !ok || !c.IsSet(sf.Name) || strings.TrimSpace(c.String(sf.Name)) != "" {
+			continue
+		}
+		hint, ok := emptyHints[sf.Name]
+		if !ok {
+			hint = "give a value, or leave the flag out"
+		}
+		return usagef("-%s=%s is empty: %s", sf.Name, c.String(sf.Name), hint)
+	}
+	return nil
+}
+
+// rebuild re-executes a violation's trace: counterexamples.Rebuild, which
+// tests replace to make it fail.
+var rebuild = counterexamples.Rebuild
 
 // lookupMachine finds a protocol by name: protocols.Lookup, which tests
 // replace to add machines of their own.
@@ -157,33 +223,37 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
 		}
 		space.Channels = ch
 	}
-	if s := c.String(idsFlag.Name); s != "" {
-		ids, err := parseList(s, "-ids")
+	if c.IsSet(idsFlag.Name) {
+		s := c.String(idsFlag.Name)
+		fields, vals, err := parseList(s, "-ids")
 		if err != nil {
 			return space, err
 		}
-		if len(ids) != n {
-			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(ids), n)
+		if len(vals) != n {
+			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(vals), n)
 		}
-		for k, id := range ids {
-			if id < 1 || slices.Contains(ids[:k], id) {
-				return space, usagef("-ids=%s: ids must be distinct positive integers", s)
+		for k, id := range vals {
+			if id < int64(spec.MinID) || id > int64(spec.MaxID) {
+				return space, usagef("-ids=%s: id %s is out of range: ids are %d to %d", s, fields[k], spec.MinID, spec.MaxID)
+			}
+			if slices.Contains(vals[:k], id) {
+				return space, usagef("-ids=%s: id %d is repeated: ids must be distinct positive integers", s, id)
 			}
 			space.IDs = append(space.IDs, spec.ID(id))
 		}
 	}
-	if s := c.String(initiatorsFlag.Name); s == "all" {
+	if s := c.String(initiatorsFlag.Name); strings.EqualFold(strings.TrimSpace(s), "all") {
 		space.Initiators = spec.All(n)
-	} else if s != "" {
-		ps, err := parseList(s, "-initiators")
+	} else if c.IsSet(initiatorsFlag.Name) {
+		fields, ps, err := parseList(s, "-initiators")
 		if err != nil {
 			return space, err
 		}
-		for _, p := range ps {
-			if p < 0 || p >= n {
-				return space, usagef("-initiators=%s: %d is not a position; positions are 0 to %d", s, p, n-1)
+		for k, p := range ps {
+			if p < 0 || p >= int64(n) {
+				return space, usagef("-initiators=%s: %s is not a position; positions are 0 to %d", s, fields[k], n-1)
 			}
-			space.Initiators = space.Initiators.With(p)
+			space.Initiators = space.Initiators.With(int(p))
 		}
 	}
 	return space, nil
@@ -216,16 +286,20 @@ func parseSearchOptions(c *cli.Context, opts *explore.Options, space *explore.Sp
 	return nil
 }
 
-func parseList(s, flag string) ([]int, error) {
-	var out []int
+// parseList reads a comma-separated list of integers: the fields as
+// written, for messages, and their values. A number too large for an int64
+// is clamped to the int64 range, so that the caller's range check refuses
+// it by its own bounds ("out of range") rather than as "not a number".
+func parseList(s, flag string) (fields []string, vals []int64, err error) {
 	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, usagef("%s=%s: %q is not a number; write a comma-separated list like 3,1,2", flag, s, f)
+		f = strings.TrimSpace(f)
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, nil, usagef("%s=%s: %q is not a number; write a comma-separated list like 3,1,2", flag, s, f)
 		}
-		out = append(out, v)
+		fields, vals = append(fields, f), append(vals, v)
 	}
-	return out, nil
+	return fields, vals, nil
 }
 
 // parseShard reads -shard=i/k: part i (0-based) of k.
@@ -254,28 +328,22 @@ func verifyAction(c *cli.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, j.timeout)
 		defer cancel()
 	}
-	if isTerminal(c.App.ErrWriter) {
-		j.opts.Progress = progressPrinter(c.App.ErrWriter)
+	sayEstimate(c.App.ErrWriter, j.space.Count())
+	progress := newProgress(c, false)
+	if progress != nil {
+		j.opts.Progress = progress.report
 	}
 	res := explore.Check(ctx, j.machine, j.space, j.opts)
-	if j.opts.Progress != nil {
-		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
-	}
+	progress.finish()
 	var trace *counterexamples.Trace
 	if v := res.Violation; v != nil && (len(v.Trace) > 0 || v.LoopAt >= 0) {
-		trace, err = counterexamples.Rebuild(j.machine, v)
+		trace, err = rebuild(j.machine, v)
 		if err != nil {
-			return cli.Exit(fmt.Sprintf("internal error: the counterexample does not replay: %v", err), exitViolated)
+			return internalf("the counterexample found (%s, configuration %s) does not replay: %v", v.Property, v.Config, err)
 		}
 	}
 	rep := verifyReport(j, res, trace)
-	if trace != nil && j.traceOut != "" {
-		if err := trace.WriteFile(j.traceOut); err != nil {
-			return cli.Exit(fmt.Sprintf("writing the trace: %v", err), exitUsage)
-		}
-		rep.traceOut = j.traceOut
-	}
-	rep.write(c.App.Writer, j.format)
+	rep.saveTrace(c, j.traceOut)
 	return rep.exit()
 }
 
@@ -288,41 +356,48 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progressPrinter reports on one rewritten stderr line, twice a second.
-func progressPrinter(w io.Writer) func(explore.Progress) {
-	start := time.Now()
-	var last time.Time
-	return func(p explore.Progress) {
-		now := time.Now()
-		if now.Sub(last) < 500*time.Millisecond {
-			return
-		}
-		last = now
-		rate := float64(p.States) / now.Sub(start).Seconds()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		fmt.Fprintf(w, "\r\033[K%d states, %.0f states/s, depth %d, configurations %d/%d, heap %d MB",
-			p.States, rate, p.Depth, p.ConfigsDone, p.ConfigsTotal, ms.HeapInuse>>20)
-	}
+// sizeUnits are the units of -memory, by their upper-case spelling. The
+// single letters are powers of 1024, as in Java's -Xmx and GOMEMLIMIT,
+// because that is what people who write -memory=512M mean; KB, MB... are
+// SI, KiB, MiB... binary.
+var sizeUnits = map[string]float64{
+	"": 1, "B": 1,
+	"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40,
+	"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40,
 }
 
-// parseSize reads a byte count: a number with an optional unit (B, KB, MB,
-// GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+// sizeSyntax is a size: a decimal number and an optional unit.
+var sizeSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+) *([A-Za-z]*)$`)
+
+// Sizes elcheck accepts for -memory: less than 64 KiB is surely a missing
+// unit (-memory=4096), and more than a PiB a typo.
+const (
+	minMemory = 64 << 10
+	maxMemory = 1 << 50
+)
+
+// parseSize reads a byte count for -memory: a number with an optional
+// unit (sizeUnits, in any case: 1g, 512k, 512MiB, 2GB).
 func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := len(t)
-	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
-		i--
+	m := sizeSyntax.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a size", s)
 	}
-	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("%q is not a positive size", s)
+	mult, ok := sizeUnits[strings.ToUpper(m[2])]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q", m[2])
 	}
-	mult := map[string]float64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[unit]
-	if mult == 0 {
-		return 0, fmt.Errorf("unknown unit %q", unit)
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size", s)
 	}
-	return int64(v * mult), nil
+	b := v * mult
+	switch {
+	case b < minMemory:
+		return 0, fmt.Errorf("%s bytes is too little (the least is 64K; is the unit missing?)", s)
+	case b > maxMemory:
+		return 0, fmt.Errorf("%s is more than 1024T", s)
+	}
+	return int64(b), nil
 }

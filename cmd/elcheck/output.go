@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/elcheck/elcheck/counterexamples"
+)
+
+// Output files (-trace-out, -worst-out, -plot) are written after a search
+// that may have taken hours. Their paths are checked before it
+// (checkOutput), so that a typo costs a second, not the search; and if a
+// write still fails after it, the report and the verdict are printed all the
+// same, the error goes to stderr on one line, and the exit code is the
+// verdict's.
+
+// writeFile writes an output file: os.WriteFile, which tests replace to
+// make a write fail after the search.
+var writeFile = os.WriteFile
+
+// writeTrace writes a trace for elcheck replay: Trace.WriteFile, which tests
+// replace likewise.
+var writeTrace = (*counterexamples.Trace).WriteFile
+
+// checkOutput makes sure that the file at path can be written, for flag
+// (e.g. "trace-out"); the error is a usage error that says why not.
+//
+// It opens the file itself rather than a temporary file beside it: that
+// also refuses a path that is a directory and an existing file that cannot
+// be written, which a temporary file in the directory would let through.
+// It leaves nothing behind and changes nothing: a file that did not exist
+// is created with O_EXCL (so it is certainly ours) and removed at once, and
+// a run that ends with nothing to write (no counterexample) leaves no empty
+// file; an existing file is opened without O_TRUNC and closed untouched.
+// Holding the file open through the search would guard against the
+// directory changing meanwhile, but would leave an empty file if the run
+// were killed; a write that fails after the search is handled there.
+func checkOutput(flag, path string) error {
+	err := probeWritable(path)
+	if err == nil {
+		return nil
+	}
+	var why string
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		why = "it is a directory; name a file in it"
+	case errors.Is(err, fs.ErrNotExist):
+		why = fmt.Sprintf("cannot create it: the directory %s does not exist", filepath.Dir(path))
+	default:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		why = fmt.Sprintf("cannot write it: %v", err)
+	}
+	return usagef("-%s=%s: %s", flag, path, why)
+}
+
+func probeWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		f.Close()
+		return os.Remove(path)
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if f, err = os.OpenFile(path, os.O_WRONLY, 0); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// checkOutputs checks the paths of the output flags given (flag name, path;
+// an empty path is a flag not given), and that no two name one file.
+func checkOutputs(pairs ...[2]string) error {
+	seen := map[string]string{}
+	for _, p := range pairs {
+		flag, path := p[0], p[1]
+		if path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		if other, ok := seen[abs]; ok {
+			return usagef("-%s and -%s both name %s: give each its own file", other, flag, path)
+		}
+		seen[abs] = flag
+		if err := checkOutput(flag, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneLine joins an error's lines, for stderr's one line per error.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elcheck/elcheck/counterexamples"
+)
+
+// An output path that cannot be written is a usage error before the
+// search: these sweeps (n=16) would never end if the check came after it.
+func TestOutputCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing", "out.json")
+	svgDir := filepath.Join(dir, "p.svg")
+	if err := os.Mkdir(svgDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"trace-out in a missing directory", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=" + missing},
+			"-trace-out=" + missing + ": cannot create it: the directory " + filepath.Dir(missing) + " does not exist"},
+		{"trace-out a directory", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=" + dir}, "-trace-out=" + dir + ": it is a directory; name a file in it"},
+		{"trace-out under a file", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=/dev/null/x.json"}, "-trace-out=/dev/null/x.json: cannot write it: not a directory"},
+		{"worst-out in a missing directory", []string{"bounds", "-algo=cr", "-n=16", "-worst-out=" + missing}, "the directory " + filepath.Dir(missing) + " does not exist"},
+		{"plot a directory", []string{"bounds", "-algo=cr", "-n=16", "-plot=" + svgDir}, "-plot=" + svgDir + ": it is a directory"},
+		{"worst-out and plot one file", []string{"bounds", "-algo=cr", "-n=16", "-worst-out=" + filepath.Join(dir, "x.svg"), "-plot=" + filepath.Join(dir, ".", "x.svg")}, "-worst-out and -plot both name"},
+		{"merge trace-out before the reports", []string{"merge", "-trace-out=" + missing, filepath.Join(dir, "no-report.json")}, "-trace-out=" + missing + ": cannot create it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			expectUsageError(t, tt.args, tt.want)
+		})
+	}
+}
+
+// The check leaves nothing behind and changes nothing: a run with nothing
+// to write creates no file, and an existing file is left as it was.
+func TestOutputCheckLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	fresh, old := filepath.Join(dir, "fresh.json"), filepath.Join(dir, "old.json")
+	if err := os.WriteFile(old, []byte("old contents\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-trace-out=" + fresh}, exitVerified, "VERIFIED")
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a verified run left %s behind (%v)", fresh, err)
+	}
+	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-trace-out=" + old}, exitVerified, "VERIFIED")
+	if b, err := os.ReadFile(old); err != nil || string(b) != "old contents\n" {
+		t.Errorf("the check changed %s: %q, %v", old, b, err)
+	}
+}
+
+// A write that fails after the search loses neither the report nor the
+// verdict: both are printed, the error is one line on stderr, and the exit
+// code is the verdict's.
+func TestOutputWriteFails(t *testing.T) {
+	savedTrace, savedFile := writeTrace, writeFile
+	t.Cleanup(func() { writeTrace, writeFile = savedTrace, savedFile })
+	writeTrace = func(*counterexamples.Trace, string) error { return errors.New("injected: disk full") }
+	writeFile = func(string, []byte, os.FileMode) error { return errors.New("injected: disk full") }
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.json")
+
+	code, out, stderr := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+trace)
+	if code != exitViolated || !strings.HasSuffix(out, "trace NOT written: injected: disk full\nVIOLATED: validity\n") || !strings.Contains(out, "counterexample (") {
+		t.Errorf("verify: exit %d, want 1, the counterexample and the verdict:\n%s", code, out)
+	}
+	if stderr != "elcheck: -trace-out: the trace was not written: injected: disk full\n" {
+		t.Errorf("verify: stderr %q", stderr)
+	}
+
+	// In JSON, the report carries the trace anyway.
+	code, out, stderr = elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-trace-out="+trace)
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitViolated || r.Verdict != "VIOLATED: validity" || r.Violation == nil || len(r.Violation.Steps) == 0 {
+		t.Errorf("verify -format=json: exit %d, %v:\n%s", code, err, out)
+	}
+	if strings.Count(stderr, "\n") != 1 {
+		t.Errorf("verify -format=json: stderr %q", stderr)
+	}
+
+	code, out, stderr = elcheck("bounds", "-algo=dkr-nosecond", "-n=3", "-worst-out="+filepath.Join(dir, "w.json"), "-plot="+filepath.Join(dir, "p.svg"))
+	if code != exitViolated || !strings.Contains(out, "NOT written: injected: disk full") || !strings.Contains(out, "plot NOT written") ||
+		!strings.HasSuffix(out, "EXCEEDED: the declared bound 2N⌊log N⌋ + 2N at n=3\n") {
+		t.Errorf("bounds: exit %d, want 1, the table and the verdict:\n%s", code, out)
+	}
+	if stderr != "elcheck: -worst-out: the execution was not written: injected: disk full\nelcheck: -plot: the plot was not written: injected: disk full\n" {
+		t.Errorf("bounds: stderr %q", stderr)
+	}
+	code, out, _ = elcheck("bounds", "-algo=cr", "-n=3", "-plot="+filepath.Join(dir, "p.svg"))
+	if code != exitVerified || !strings.HasSuffix(out, "WITHIN BOUND\n") {
+		t.Errorf("bounds -plot: exit %d, want 0 (the verdict's):\n%s", code, out)
+	}
+
+	shard := filepath.Join(dir, "shard-0.json")
+	writeFile = savedFile
+	_, out, _ = elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-shard=0/1")
+	if err := os.WriteFile(shard, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = elcheck("merge", "-trace-out="+trace, shard)
+	if code != exitViolated || !strings.HasSuffix(out, "trace NOT written: injected: disk full\nVIOLATED: validity\n") ||
+		stderr != "elcheck: -trace-out: the trace was not written: injected: disk full\n" {
+		t.Errorf("merge: exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+}
