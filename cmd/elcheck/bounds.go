@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,7 +12,9 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/bounds"
+	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/urfave/cli/v2"
 )
 
@@ -134,6 +137,12 @@ func boundsAction(c *cli.Context) error {
 			worstOut = ""
 		default:
 			trace, err := rebuild(m, w.Worst)
+			var div *counterexamples.Diverged
+			if errors.As(err, &div) {
+				// The search measured an execution the protocol does not
+				// take again: its steps are not functions of their input.
+				return cli.Exit("VIOLATED: "+invariants.StepPurity+": "+div.PurityFinding().Detail, exitViolated)
+			}
 			if err != nil {
 				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}

@@ -59,6 +59,10 @@ func confirmFresh(ctx context.Context, t *counterexamples.Trace) (ok bool, why s
 		// replay prints the trace, then "NOT REPRODUCED: why".
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		return false, strings.TrimPrefix(lines[len(lines)-1], "NOT REPRODUCED: "), nil
+	case exit != nil && exit.ExitCode() == exitUsage && strings.Contains(string(exit.Stderr), "does not fit"):
+		// A step the trace takes is not even enabled there.
+		msg := strings.TrimSpace(string(exit.Stderr))
+		return false, strings.TrimPrefix(msg, "elcheck: "), nil
 	case exit != nil:
 		return false, "", fmt.Errorf("the replay exited %d: %s", exit.ExitCode(), strings.TrimSpace(string(exit.Stderr)))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
@@ -255,7 +256,15 @@ func (r *report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "  %-20s %s%s\n", p.Name, p.Status, note)
 	}
 	if c := r.Counterexample; c != nil {
-		fmt.Fprintf(w, "\ncounterexample (%d steps, %s):\n", c.Length, map[bool]string{true: "shortest", false: "not necessarily shortest"}[r.Search == explore.BFS.String()])
+		switch {
+		case c.Property == invariants.MessageBound:
+			// Not a shortest trace: the longest, the one that sends the most.
+			fmt.Fprintf(w, "\nthe execution with the most messages (%d steps):\n", c.Length)
+		case r.Search == explore.BFS.String():
+			fmt.Fprintf(w, "\ncounterexample (%d steps, shortest):\n", c.Length)
+		default:
+			fmt.Fprintf(w, "\ncounterexample (%d steps, not necessarily shortest):\n", c.Length)
+		}
 		if r.trace != nil {
 			r.trace.WriteText(w)
 		} else {

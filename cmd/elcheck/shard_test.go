@@ -25,6 +25,12 @@ var binary struct {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(freshEnv) != "" {
+		// verify replays its counterexamples in a fresh process, which in
+		// a test is this binary: be elcheck, knowing the fixtures too.
+		lookupMachine = lookupWithFixtures
+		os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	if binary.dir != "" {
 		os.RemoveAll(binary.dir)

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/elcheck/elcheck/internal/fixtures"
+	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// lookupWithFixtures is protocols.Lookup with the test fixtures added.
+func lookupWithFixtures(name string) (spec.Machine, bool) {
+	for _, m := range fixtures.All() {
+		if m.Info().Name == name {
+			return m, true
+		}
+	}
+	return protocols.Lookup(name)
+}
+
+// Impure protocols are reported as step-purity from the command line, with
+// a trace, every time: never a panic, never another property's name.
+func TestImpureProtocolsFromTheCLI(t *testing.T) {
+	saved := lookupMachine
+	t.Cleanup(func() { lookupMachine = saved })
+	lookupMachine = lookupWithFixtures
+	runs := 5
+	if testing.Short() {
+		runs = 2
+	}
+	for _, tt := range []struct {
+		algo, n string
+		warm    []string // a run before, in the same process
+		detail  string
+	}{
+		{"fixture-counter", "4", nil, "not deterministic"},
+		{"fixture-counter", "5", nil, "not deterministic"},
+		{"fixture-map-order", "4", nil, "not deterministic"},
+		{"fixture-map-order", "5", nil, "not deterministic"},
+		// The package-level cache gives the same answer all through one
+		// process. Filled by the first run (probe 2 asked about first at
+		// id 1: forward), it makes id 3 forward probe 2 in the second, and
+		// 2 is elected; replayed in a fresh process, where id 3 asks first
+		// and discards it, that does not happen.
+		{"fixture-pkg-cache", "3", []string{"-ids=2,1,3", "-initiators=all"}, "does not reproduce in a fresh process"},
+	} {
+		t.Run(tt.algo+"/n="+tt.n, func(t *testing.T) {
+			for range runs {
+				fixtures.ResetPkgCache()
+				args := []string{"verify", "-algo=" + tt.algo, "-n=" + tt.n, "-workers=1"}
+				if tt.warm != nil {
+					elcheck(append(args, tt.warm...)...)
+					args = append(args, "-ids=1,2,3", "-initiators=all")
+				}
+				code, out, stderr := elcheck(args...)
+				if code != exitViolated || !strings.HasSuffix(out, "VIOLATED: step-purity\n") || !strings.Contains(out, tt.detail) {
+					t.Fatalf("exit %d, want 1, VIOLATED: step-purity and %q:\n%s%s", code, tt.detail, out, stderr)
+				}
+				if !strings.Contains(out, "step 1:") {
+					t.Errorf("no trace shown:\n%s", out)
+				}
+			}
+		})
+	}
+}
