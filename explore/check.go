@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -326,6 +327,9 @@ type Result struct {
 	Violated []string
 	// Incomplete says why the search stopped early; empty if it did not.
 	Incomplete string
+	// Internal, if not empty, is a fault of elcheck itself that stopped the
+	// check (with a stack), to be reported as such, never as a verdict.
+	Internal string
 }
 
 // Verdict returns the report's last line: VERIFIED, VIOLATED: p or
@@ -355,6 +359,30 @@ type outcome struct {
 	cmp *Violation // from the comparison-only re-exploration
 	err error      // the comparison stopped early
 }
+
+// recover ends the search of o's configuration after a panic outside a
+// protocol's steps (which the system turns into findings): a protocol's
+// Init is the protocol's fault, a step-panicked finding; anything else is
+// elcheck's own, an internal error that stops the check.
+func (o *outcome) recover() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if ip, ok := r.(initPanic); ok {
+		o.r = configResult{minMsg: -1, violation: &Violation{Property: invariants.StepPanicked, Detail: ip.detail,
+			Config: o.cfg, ConfigIndex: o.k, LoopAt: -1}}
+		o.cmp, o.err = nil, nil
+		return
+	}
+	o.r = configResult{minMsg: -1, stopped: &InternalError{fmt.Sprintf("%v\n%s", r, debug.Stack())}}
+}
+
+// InternalError is a fault of elcheck itself met during a check: the
+// check stops, and Result.Internal says what happened.
+type InternalError struct{ What string }
+
+func (e *InternalError) Error() string { return "internal error: " + e.What }
 
 // better reports whether violation a is to be reported rather than b.
 func better(a *Violation, b *Violation) bool {
@@ -447,37 +475,40 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 						return
 					}
 					o := &batch[j]
-					*budget = remaining
-					if opts.Progress != nil {
-						x.progress = func(s int64, d int) {
-							progressMu.Lock()
-							defer progressMu.Unlock()
-							opts.Progress(Progress{States: states + s, Depth: max(depth, d), ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+					func() {
+						defer o.recover()
+						*budget = remaining
+						if opts.Progress != nil {
+							x.progress = func(s int64, d int) {
+								progressMu.Lock()
+								defer progressMu.Unlock()
+								opts.Progress(Progress{States: states + s, Depth: max(depth, d), ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+							}
 						}
-					}
-					// A reduced search may reach a violation by a longer
-					// path than the shortest: search such a configuration
-					// again, unreduced, for the shortest trace.
-					x.reduce = opts.POR
-					o.r = x.search(x.system(m, o.cfg))
-					if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
-						x.reduce = false
-						first := o.r
-						if o.r = x.search(x.system(m, o.cfg)); o.r.violation == nil {
-							// Not found again (an impure step need not
-							// fail twice alike): what was found stands.
-							o.r = first
+						// A reduced search may reach a violation by a longer
+						// path than the shortest: search such a configuration
+						// again, unreduced, for the shortest trace.
+						x.reduce = opts.POR
+						o.r = x.search(x.system(m, o.cfg))
+						if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
+							x.reduce = false
+							first := o.r
+							if o.r = x.search(x.system(m, o.cfg)); o.r.violation == nil {
+								// Not found again (an impure step need not
+								// fail twice alike): what was found stands.
+								o.r = first
+							}
 						}
-					}
-					if o.r.violation != nil {
-						o.r.violation.ConfigIndex = o.k
-					}
-					if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
-						o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
-						if o.cmp != nil {
-							o.cmp.ConfigIndex = o.k
+						if o.r.violation != nil {
+							o.r.violation.ConfigIndex = o.k
 						}
-					}
+						if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
+							o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
+							if o.cmp != nil {
+								o.cmp.ConfigIndex = o.k
+							}
+						}
+					}()
 				}
 			}(searchers[w], &budgets[w])
 		}
@@ -536,8 +567,12 @@ func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Resu
 			}
 		}
 	}
+	var internal *InternalError
 	switch {
 	case stopped == nil, errors.Is(stopped, errFound):
+	case errors.As(stopped, &internal):
+		res.Internal = internal.What
+		res.Incomplete = "internal error"
 	case errors.Is(stopped, errMemory):
 		res.Incomplete = fmt.Sprintf("memory limit of %d bytes reached", opts.Memory)
 	case errors.Is(stopped, errStateLimit):

@@ -464,7 +464,7 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 		}
 		id, ok := c.initIdx[env]
 		if !ok {
-			id = c.internLocal(sy.Machine.Init(env), sy.Machine)
+			id = c.internLocal(sy.init(q, env), sy.Machine)
 			c.initIdx[env] = id
 		}
 		v = append(v, id)

@@ -58,12 +58,26 @@ func (sy *System) Initial() State {
 		if sy.Info.KnowsN {
 			env.N = top.N
 		}
-		s.Locals[i] = sy.Machine.Init(env)
+		s.Locals[i] = sy.init(i, env)
 	}
 	if sy.Clocks {
 		s.Clocks = make([]int32, top.N)
 	}
 	return s
+}
+
+// initPanic is what Initial panics with when a protocol's Init panics:
+// Check turns it into a step-panicked finding for the configuration.
+type initPanic struct{ detail string }
+
+// init runs process i's Init, turning a panic into an initPanic.
+func (sy *System) init(i int, env spec.Env) []byte {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(initPanic{fmt.Sprintf("Init of p%d (id %d) panicked: %v", i, env.ID, r)})
+		}
+	}()
+	return sy.Machine.Init(env)
 }
 
 // Enabled appends the actions enabled in s to dst, in a fixed order:

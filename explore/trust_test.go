@@ -175,3 +175,13 @@ func TestUniformityNote(t *testing.T) {
 		t.Errorf("note for no state checked: %q", got)
 	}
 }
+
+// A protocol whose Init panics is a step-panicked finding naming the
+// process, not a crash.
+func TestInitPanicIsAFinding(t *testing.T) {
+	res := explore.Check(context.Background(), spec.Erase(fixtures.BadInit{}), explore.Space{N: 3, Topology: spec.UniRing}, explore.DefaultOptions())
+	v := res.Violation
+	if v == nil || v.Property != invariants.StepPanicked || !strings.Contains(v.Detail, "Init of p") || !strings.Contains(v.Detail, "(id 2) panicked") {
+		t.Fatalf("verdict %s (%+v), want step-panicked in Init", res.Verdict(), v)
+	}
+}

@@ -335,6 +335,13 @@ func verifyAction(c *cli.Context) error {
 	}
 	res := explore.Check(ctx, j.machine, j.space, j.opts)
 	progress.finish()
+	if res.Internal != "" {
+		what, stack, _ := strings.Cut(res.Internal, "\n")
+		if os.Getenv("ELCHECK_DEBUG") != "" {
+			fmt.Fprintln(c.App.ErrWriter, stack)
+		}
+		return internalf("during the search: %s", what)
+	}
 	trace, err := counterexample(ctx, j.machine, res)
 	if err != nil {
 		return err
