@@ -39,7 +39,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	if len(args) > 1 && args[1] != "" && args[1][0] != '-' && args[1] != "help" && app.Command(args[1]) == nil {
-		fmt.Fprintf(stderr, "elcheck: unknown command %q: use list, verify, bounds, merge or replay\n", args[1])
+		fmt.Fprintf(stderr, "elcheck: unknown command %q: use list, verify, bounds, merge, replay or vet\n", args[1])
 		return exitUsage
 	}
 	err := app.Run(args)
@@ -61,10 +61,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "elcheck",
 		Usage:     "model-check leader-election algorithms by exhaustion",
-		UsageText: "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json",
+		UsageText: "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck merge shard-*.json\nelcheck vet ./protocols/...",
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Commands:  []*cli.Command{listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand},
+		Commands:  []*cli.Command{listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand, vetCommand},
 		// Errors come back to run, which prints one line and picks the code.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         usageError,
