@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet race bench golden bounds-doc clean
+.PHONY: all build verify test vet purity race bench golden bounds-doc clean
 
 all: build test
 
@@ -16,14 +16,20 @@ build:
 verify:
 	$(GO) run ./cmd/elcheck verify -algo=$(ALGO) -n=$(N)
 
-## test: vet, then every test; the explorer again under the race detector.
-test: vet
+## test: vet and the purity check, then every test; the explorer again
+## under the race detector.
+test: vet purity
 	$(GO) test ./...
 	$(GO) test -race -short ./explore/
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
+
+## purity: the static purity check (docs/purity.md) on the built-in
+## protocols and their tests, so that they stay clean.
+purity:
+	$(GO) run ./cmd/elcheck-vet ./protocols/...
 
 ## bench: the explorer's benchmarks (figures go to docs/benchmarks.md).
 bench:
