@@ -34,6 +34,19 @@ func TestVet(t *testing.T) {
 			},
 			stderr: "vet: 2 findings",
 		},
+		{
+			// The impure fixtures the explorer's tests run: vet sees each
+			// for certain, the package-level cache included.
+			name: "impure fixtures",
+			args: []string{"vet", "../../internal/fixtures"},
+			code: exitViolated,
+			stdout: []string{
+				"write to package-level variable calls in Counter.Step",
+				"range over a map in MapOrder.Step",
+				"write to package-level variable verdicts in PkgCache.Step",
+			},
+			stderr: "vet: 5 findings",
+		},
 		{name: "built-in protocols", args: []string{"vet", "../../protocols"}, code: exitVerified},
 		{name: "no such package", args: []string{"vet", "./nonexistent"}, code: exitUsage, stderr: "nonexistent"},
 		{name: "flag after packages", args: []string{"vet", "../../protocols", "-tests"}, code: exitUsage, stderr: "flags come before the packages"},
