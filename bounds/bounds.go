@@ -2,7 +2,8 @@
 // total and by kind), the bits of the identities they carry, and causal
 // time, each as the least, the mean over id placements and the greatest
 // over every execution of every configuration, and sets the figures against
-// the bound the protocol declares and the formulas of the seed documents.
+// the bound the protocol declares and the formulas the literature gives
+// (docs/references.md).
 //
 // The figures come from the exploration itself (explore.Options.Costs and
 // Time: costs summed along the paths of each configuration's reachable
@@ -26,7 +27,7 @@ import (
 const (
 	Messages = "messages"    // messages sent
 	Bits     = "bits"        // bits of the ids carried, in binary
-	Dyadic   = "dyadic bits" // bits of the ids carried, in document 001's dyadic encoding
+	Dyadic   = "dyadic bits" // bits of the ids carried, in Vitányi 1983's dyadic encoding
 	Time     = "time"        // the longest causal chain of messages
 )
 
@@ -39,10 +40,10 @@ func BinaryLen(id spec.ID) int64 {
 	return int64(bits.Len(uint(id)))
 }
 
-// DyadicLen is the length of id in dyadic notation, document 001's encoding
-// of message signatures: digits 1 and 2 with the binary weights 1, 2, 4...
-// ("1, 2, 3, 4, 5, 6, ... are encoded as 1, 2, 11, 21, 12, 22, ...", least
-// significant digit first). i has ⌊log₂(i+1)⌋ digits, each one of two
+// DyadicLen is the length of id in dyadic notation, the encoding of message
+// signatures of Vitányi 1983 (docs/references.md#vitanyi83): digits 1 and 2
+// with the binary weights 1, 2, 4... ("1, 2, 3, 4, 5, 6, ... are encoded as
+// 1, 2, 11, 21, 12, 22, ...", least significant digit first). i has ⌊log₂(i+1)⌋ digits, each one of two
 // values: one bit. 1 and 2 cost 1 bit, 3 to 6 cost 2, 7 to 14 cost 3.
 func DyadicLen(id spec.ID) int64 {
 	if id <= 0 {
@@ -51,7 +52,7 @@ func DyadicLen(id spec.ID) int64 {
 	return int64(bits.Len(uint(id)+1) - 1)
 }
 
-// DyadicString writes id in dyadic notation as document 001 does, least
+// DyadicString writes id in dyadic notation as Vitányi 1983 does, least
 // significant digit first: DyadicString(4) = "21".
 func DyadicString(id spec.ID) string {
 	var s []byte
@@ -156,7 +157,7 @@ type Row struct {
 	Stats []Stat
 	// Bound is nil when the protocol declares none.
 	Bound *BoundCheck
-	// Literature sets the figures against the documents' formulas.
+	// Literature sets the figures against the published formulas.
 	Literature []LitCheck
 	// Worst is an execution with the most messages: the first
 	// configuration in enumeration order among those with the most.
@@ -289,8 +290,8 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 			row.Worst.Detail = fmt.Sprintf("an execution sends %d messages, %s the declared bound %s = %d", most, rel, b.Formula, b.Bound)
 		}
 	}
-	// The documents' figures are over every placement: one fixed by
-	// -ids is not set against them.
+	// The published figures are over every placement: one fixed by -ids
+	// is not set against them.
 	if space.IDs == nil {
 		row.Literature = checkLiterature(info.Name, row)
 	}

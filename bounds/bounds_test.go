@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
@@ -42,7 +43,7 @@ func harmonic(n int) *big.Rat {
 	return h
 }
 
-// Document 003's Chang-Roberts, every process initiating, probes only:
+// The lecture slides' Chang-Roberts, every process initiating, probes only:
 // best case 2n-1, worst case n(n+1)/2, and over all n! rings (here the
 // (n-1)! up to rotation) the average n·H_n, exactly.
 func TestChangRobertsProbes(t *testing.T) {
@@ -82,7 +83,7 @@ func TestChangRobertsProbes(t *testing.T) {
 			}
 		})
 	}
-	// At n = 7 the mean is document 003's 363/20.
+	// At n = 7 the mean is the lecture slides' 363/20.
 	if maxN == 7 {
 		if got := new(big.Rat).Mul(big.NewRat(7, 1), harmonic(7)); got.RatString() != "363/20" {
 			t.Errorf("7·H_7 = %s", got.RatString())
@@ -90,7 +91,7 @@ func TestChangRobertsProbes(t *testing.T) {
 	}
 }
 
-// LeLann (document 000) with every process initiating: every token goes
+// LeLann (the lecture notes) with every process initiating: every token goes
 // round, n^2 messages in every execution of every placement.
 func TestLeLannSquare(t *testing.T) {
 	m := lookup(t, "lelann")
@@ -221,7 +222,26 @@ func TestViolatedAndIncomplete(t *testing.T) {
 	}
 }
 
-// Document 001: "1, 2, 3, 4, 5, 6, ... are encoded as 1, 2, 11, 21, 12,
+// TestLiteratureSources: every formula's Source starts with the anchor in
+// docs/references.md of the source it comes from (the tag the tables and
+// plots show), names a registered protocol, and quotes a passage.
+func TestLiteratureSources(t *testing.T) {
+	b, err := os.ReadFile("../docs/references.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for algo, fs := range bounds.Literature {
+		lookup(t, algo)
+		for _, f := range fs {
+			tag, rest, ok := strings.Cut(f.Source, ", ")
+			if !ok || rest == "" || !bytes.Contains(b, []byte(`<a id="`+tag+`"></a>`)) {
+				t.Errorf("%s: Source %q does not start with an anchor of docs/references.md and a passage", algo, f.Source)
+			}
+		}
+	}
+}
+
+// Vitányi 1983: "1, 2, 3, 4, 5, 6, ... are encoded as 1, 2, 11, 21, 12,
 // 22, ...".
 func TestDyadic(t *testing.T) {
 	want := []string{"1", "2", "11", "21", "12", "22", "111", "211"}

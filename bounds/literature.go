@@ -16,10 +16,12 @@ const (
 	AtMost Relation = "≤"
 )
 
-// Formula is a figure the seed documents give for a protocol: Measure (a
+// Formula is a figure the literature gives for a protocol: Measure (a
 // measure name: Messages, a message kind, Time...) and Stat ("min", "mean"
 // or "max") should relate to Text's value as Rel says. Source names the
-// document and the passage.
+// source and the passage: it starts with the source's anchor in
+// docs/references.md, which the tables and plots show as its tag:
+// `slides-leader, "Best case": ...` is tagged [slides-leader].
 type Formula struct {
 	Measure string   `json:"measure"`
 	Stat    string   `json:"stat"`
@@ -89,34 +91,35 @@ type LitCheck struct {
 	Holds    bool   `json:"holds"`
 }
 
-// Literature is the table of the documents' formulas, by protocol name.
-// Only what the documents state: document 000 gives orders of magnitude
-// for LeLann and Chang-Roberts (min form) and 2N log N + N for DKR;
-// document 003 gives Chang-Roberts's best, worst and average cases and
-// has every one of LeLann's n messages passed to every node.
+// Literature is the table of the published formulas, by protocol name.
+// Only what the sources state: the lecture notes "Election algorithms"
+// (notes-election) give orders of magnitude for LeLann and Chang-Roberts
+// (min form) and 2N log N + N for DKR; the lecture slides "Leader Election
+// Algorithms" (slides-leader) give Chang-Roberts's best, worst and average
+// cases and have every one of LeLann's n messages passed to every node.
 var Literature = map[string][]Formula{
 	"cr": {
-		{Measure: "probe", Stat: "min", Rel: Equal, Text: "2n-1", Source: `003, "Best case": ids increasing along the ring, (n-1) + n message passes`,
+		{Measure: "probe", Stat: "min", Rel: Equal, Text: "2n-1", Source: `slides-leader, "Best case": ids increasing along the ring, (n-1) + n message passes`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(2*n-1, 1) })},
-		{Measure: "probe", Stat: "mean", Rel: Equal, Text: "n·H_n", Source: `003, "Average case (consider all n! rings)": n(1 + 1/2 + ... + 1/n) message passes`,
+		{Measure: "probe", Stat: "mean", Rel: Equal, Text: "n·H_n", Source: `slides-leader, "Average case (consider all n! rings)": n(1 + 1/2 + ... + 1/n) message passes`,
 			value: poly(func(n int64) *big.Rat { return new(big.Rat).Mul(big.NewRat(n, 1), harmonic(n)) })},
-		{Measure: "probe", Stat: "max", Rel: Equal, Text: "n(n+1)/2", Source: `003, "Worst case": ids decreasing along the ring, message i passed i times`,
+		{Measure: "probe", Stat: "max", Rel: Equal, Text: "n(n+1)/2", Source: `slides-leader, "Worst case": ids decreasing along the ring, message i passed i times`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(n*(n+1), 2) })},
 	},
 	"lelann": {
-		{Measure: "tok", Stat: "mean", Rel: Equal, Text: "N^2", Source: `000, "LeLann's algorithm": each initiator's token goes round the ring; all N initiate`,
+		{Measure: "tok", Stat: "mean", Rel: Equal, Text: "N^2", Source: `notes-election, "LeLann's algorithm": each initiator's token goes round the ring; all N initiate`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-		{Measure: "tok", Stat: "max", Rel: AtMost, Text: "N^2", Source: `000, "LeLann's algorithm": at most N tokens of N hops, O(N^2)`,
+		{Measure: "tok", Stat: "max", Rel: AtMost, Text: "N^2", Source: `notes-election, "LeLann's algorithm": at most N tokens of N hops, O(N^2)`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
 	},
 	"lelann-list": {
-		{Measure: "elect", Stat: "min", Rel: Equal, Text: "n^2", Source: `003, "Simple algorithm": each of the n nodes sends a message which is passed to all other nodes (and back to it)`,
+		{Measure: "elect", Stat: "min", Rel: Equal, Text: "n^2", Source: `slides-leader, "Simple algorithm": each of the n nodes sends a message which is passed to all other nodes (and back to it)`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-		{Measure: "elect", Stat: "max", Rel: Equal, Text: "n^2", Source: `003, as above`,
+		{Measure: "elect", Stat: "max", Rel: Equal, Text: "n^2", Source: `slides-leader, as above`,
 			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
 	},
 	"dkr": {
-		{Measure: Messages, Stat: "max", Rel: AtMost, Text: "2N log N + N", Source: `000, "DKR message complexity estimate": at most log N rounds of 2N messages, then N informing of the result`,
+		{Measure: Messages, Stat: "max", Rel: AtMost, Text: "2N log N + N", Source: `notes-election, "DKR message complexity estimate": at most log N rounds of 2N messages, then N informing of the result`,
 			value: func(n int) (a, b *big.Rat) { return big.NewRat(int64(n), 1), big.NewRat(2*int64(n), 1) }},
 	},
 }
@@ -142,7 +145,7 @@ func checkLiterature(algo string, row *Row) []LitCheck {
 		lc := LitCheck{Formula: f, Value: f.ValueString(row.N)}
 		s := row.Stat(f.Measure)
 		var x *big.Rat
-		// Only a complete row is set against the documents.
+		// Only a complete row is set against the published formulas.
 		if s != nil && row.Measured > 0 && row.Measured == row.Configs {
 			x = s.Get(f.Stat)
 			if f.Stat == "mean" && f.Rel == AtMost {

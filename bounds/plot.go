@@ -29,7 +29,7 @@ type series struct {
 }
 
 // WriteSVG draws the measured messages per complete execution (min, mean
-// over placements, max) against the declared bound and the documents'
+// over placements, max) against the declared bound and the published
 // formulas on the total, over n: a self-contained SVG. Points where the
 // most messages exceed the declared bound are ringed.
 func (t *Table) WriteSVG(w io.Writer) {
@@ -78,7 +78,7 @@ func (t *Table) WriteSVG(w io.Writer) {
 			ys[i] = f.Float(n)
 		}
 		src := strings.SplitN(f.Source, ",", 2)[0]
-		ss = append(ss, series{label: fmt.Sprintf("document %s: %s %s %s", src, f.Stat, f.Rel, f.Text), color: "#9467bd", dash: "2 4", ys: ys})
+		ss = append(ss, series{label: fmt.Sprintf("[%s] %s %s %s", src, f.Stat, f.Rel, f.Text), color: "#9467bd", dash: "2 4", ys: ys})
 	}
 
 	// Leave out what has no point (a mean without placements).

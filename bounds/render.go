@@ -261,7 +261,7 @@ func (t *Table) Intro() []string {
 		"configurations: " + t.Space,
 		"min and max: over every complete execution of every configuration",
 		"mean: over " + t.Placements + "; \"a .. b\" when it depends on the schedule: the mean of each placement's least, then of its greatest",
-		"bits: those of the ids messages carry (binary, and dyadic as in document 001); time: the longest causal chain of messages",
+		"bits: those of the ids messages carry (binary, and dyadic as in Vitányi 1983); time: the longest causal chain of messages",
 	}
 	return out
 }
@@ -280,7 +280,7 @@ func (t *Table) WriteText(w io.Writer, notes string) {
 	fmt.Fprintln(w)
 	bitsTime.writeText(w)
 	if lit != nil {
-		fmt.Fprintln(w, "\nagainst the documents' formulas (docs/bounds.md cites them):")
+		fmt.Fprintln(w, "\nagainst the published formulas ([tag]: the source's anchor in docs/references.md):")
 		lit.writeText(w)
 	}
 	t.writeNotes(w)
@@ -324,7 +324,7 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 	fmt.Fprint(w, "\nBits of the ids carried, and causal time:\n\n")
 	bitsTime.writeMarkdown(w)
 	if lit != nil {
-		fmt.Fprint(w, "\nAgainst the documents' formulas:\n\n")
+		fmt.Fprint(w, "\nAgainst the published formulas ([tag]: the source's anchor in [references.md](references.md)):\n\n")
 		lit.writeMarkdown(w)
 	}
 	var notes strings.Builder

@@ -42,20 +42,21 @@ func TestCorrectProtocolsVerify(t *testing.T) {
 	}
 }
 
-// Exact message counts the documents state, measured over every id
-// placement with all processes initiating.
+// Exact message counts the sources state (docs/references.md), measured
+// over every id placement with all processes initiating.
 func TestLiteratureMessageCounts(t *testing.T) {
 	tests := []struct {
 		algo     string
 		min, max func(n int) int
 		source   string
 	}{
-		// Document 003: best case 2n-1 probes, worst n(n+1)/2, plus n SELECTED.
-		{"cr", func(n int) int { return 2*n - 1 + n }, func(n int) int { return n*(n+1)/2 + n }, "document 003, Chang-Roberts best and worst case"},
-		// Document 000: every initiator's token goes all the way round: N^2.
-		{"lelann", func(n int) int { return n * n }, func(n int) int { return n * n }, "document 000, LeLann"},
-		// Document 003: every elect(i) goes all the way round.
-		{"lelann-list", func(n int) int { return n * n }, func(n int) int { return n * n }, "document 003, LeLann with active lists"},
+		// The lecture slides: best case 2n-1 probes, worst n(n+1)/2, plus n
+		// SELECTED.
+		{"cr", func(n int) int { return 2*n - 1 + n }, func(n int) int { return n*(n+1)/2 + n }, "lecture slides \"Leader Election Algorithms\", Chang-Roberts best and worst case"},
+		// The lecture notes: every initiator's token goes all the way round: N^2.
+		{"lelann", func(n int) int { return n * n }, func(n int) int { return n * n }, "lecture notes \"Election algorithms\", LeLann"},
+		// The lecture slides: every elect(i) goes all the way round.
+		{"lelann-list", func(n int) int { return n * n }, func(n int) int { return n * n }, "lecture slides \"Leader Election Algorithms\", LeLann with active lists"},
 	}
 	maxN := 6
 	if testing.Short() {

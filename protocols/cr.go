@@ -6,22 +6,23 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// This file holds Chang and Roberts's algorithm in the two forms the seeds
-// give:
+// This file holds Chang and Roberts's algorithm (Chang and Roberts 1979,
+// docs/references.md#cr79) in the two forms its presentations give:
 //
-//   - CR follows document 003, "Improved algorithm" (Chang and Roberts 1979):
-//     max wins, PROBE and SELECTED messages, a sleeping process joins on its
-//     first probe.
-//   - CRMin follows document 000, "Chang and Roberts's algorithm (CR)"
-//     (slide 5): min of the initiators wins, non-initiators only relay, and
-//     the leader floods its id as the slide's closing comment says.
+//   - CR follows the lecture slides "Leader Election Algorithms", "Improved
+//     algorithm": max wins, PROBE and SELECTED messages, a sleeping process
+//     joins on its first probe.
+//   - CRMin follows the lecture notes "Election algorithms", "Chang and
+//     Roberts's algorithm (CR)" (slide 5): min of the initiators wins,
+//     non-initiators only relay, and the leader floods its id as the slide's
+//     closing comment says.
 
-// crBound is n(n+1)/2 probes (document 003, worst case: ids decreasing along
-// the ring, probe i makes i hops) plus n messages of the announcement.
+// crBound is n(n+1)/2 probes (the lecture slides' worst case: ids decreasing
+// along the ring, probe i makes i hops) plus n messages of the announcement.
 func crBound(n int) int { return n*(n+1)/2 + n }
 
 // ---------------------------------------------------------------------------
-// Document 003: Chang-Roberts, max wins, PROBE/SELECTED.
+// The lecture slides' Chang-Roberts: max wins, PROBE/SELECTED.
 
 type crVariant uint8
 
@@ -33,10 +34,11 @@ const (
 	crNoSelected
 )
 
-// CR is document 003's Chang-Roberts algorithm. A process that wakes sends
-// PROBE(i) and participates; a process that receives PROBE(k) first joins if
-// it does not participate yet, then discards the probe if i > k, forwards it
-// if i < k, and declares itself leader if i = k and circulates SELECTED(i).
+// CR is the lecture slides' Chang-Roberts algorithm. A process that wakes
+// sends PROBE(i) and participates; a process that receives PROBE(k) first
+// joins if it does not participate yet, then discards the probe if i > k,
+// forwards it if i < k, and declares itself leader if i = k and circulates
+// SELECTED(i).
 // SELECTED(x) tells every other process the leader and comes back to x,
 // which absorbs it. The zero value is the correct protocol; the registry also
 // holds the buggy variants "cr-flip" and "cr-noselected".
@@ -95,7 +97,7 @@ func (p CR) Info() spec.Info {
 	info := spec.Info{
 		Name:     "cr",
 		Title:    "Chang-Roberts: probes die at a larger id; the largest id's probe returns and SELECTED announces it",
-		Source:   `document 003, "Improved algorithm" slides (Chang and Roberts 1979, steps 1-3, PROBE/SELECTED)`,
+		Source:   `Chang and Roberts 1979, as presented in the lecture slides "Leader Election Algorithms" ("Improved algorithm", steps 1-3, PROBE/SELECTED); docs/references.md#cr79, #slides-leader`,
 		Topology: spec.UniRing,
 		// Sleeping processes join on their first probe, so every id runs.
 		Winner:   spec.MaxAll,
@@ -193,7 +195,8 @@ func (CR) wake(s CRState, out *spec.Outbox) CRState {
 }
 
 // ---------------------------------------------------------------------------
-// Document 000: Chang-Roberts, min of the initiators wins, then ldr flood.
+// The lecture notes' Chang-Roberts: min of the initiators wins, then ldr
+// flood.
 
 type crMinVariant uint8
 
@@ -203,7 +206,7 @@ const (
 	crMinNoAbsorb
 )
 
-// CRMin is document 000's Chang-Roberts algorithm. An initiator p sends
+// CRMin is the lecture notes' Chang-Roberts algorithm. An initiator p sends
 // (tok, p); on (tok, q) it becomes leader if q = p, forwards q < p (and is
 // lost if it was still a candidate), and swallows q > p. Non-initiators relay
 // every token and are lost. As the slide's closing comment says, the leader
@@ -275,7 +278,7 @@ func (p CRMin) Info() spec.Info {
 	info := spec.Info{
 		Name:     "cr-min",
 		Title:    "Chang-Roberts, min form: tokens die at a smaller initiator; the leader floods ldr",
-		Source:   `document 000, "Chang and Roberts's algorithm (CR)" (slide 5) with its closing comment's flood`,
+		Source:   `Chang and Roberts 1979, as presented in the lecture notes "Election algorithms" ("Chang and Roberts's algorithm (CR)", slide 5, with its closing comment's flood); docs/references.md#cr79, #notes-election`,
 		Topology: spec.UniRing,
 		Winner:   spec.MinInitiators,
 		AllLearn: true,

@@ -6,10 +6,11 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// This file holds Dolev-Klawe-Rodeh as document 000 writes it ("Dolev-Klawe-
-// Rodeh algorithm (DKR)", slides 6-8): rounds of (one, c) and (two, acn)
-// messages between active processes, the smallest initiator's id surviving,
-// and a (small, ...) message telling everyone the winner.
+// This file holds Dolev-Klawe-Rodeh (Dolev, Klawe and Rodeh 1982,
+// docs/references.md#dkr82) as the lecture notes "Election algorithms" write
+// it ("Dolev-Klawe-Rodeh algorithm (DKR)", slides 6-8): rounds of (one, c)
+// and (two, acn) messages between active processes, the smallest initiator's
+// id surviving, and a (small, ...) message telling everyone the winner.
 
 type dkrVariant uint8
 
@@ -19,9 +20,9 @@ const (
 	dkrNoSecond
 )
 
-// DKR is document 000's Dolev-Klawe-Rodeh algorithm. An active process sends
-// (one, c) and receives its anticlockwise active neighbour's current id as
-// acn. If acn = c it is the only active process left: it sends (small, acn)
+// DKR is the lecture notes' Dolev-Klawe-Rodeh algorithm. An active process
+// sends (one, c) and receives its anticlockwise active neighbour's current id
+// as acn. If acn = c it is the only active process left: it sends (small, acn)
 // round the ring and learns win when the message returns. Otherwise it sends
 // (two, acn), receives (two, q), and stays active with c := acn if acn is
 // smaller than both c and q, else turns passive. Passive processes relay a
@@ -99,7 +100,7 @@ func (s DKRState) String() string {
 
 // dkrBound is the largest number of messages DKR sends on a ring of n.
 //
-// Document 000 (slide 8) counts 2N per round for at most log N rounds plus N
+// The lecture notes (slide 8) count 2N per round for at most log N rounds plus N
 // messages informing of the result: 2N log N + N. That leaves out the last
 // active process's own (one, c), which has to go all the way round (n hops)
 // before acn = c tells it that it is alone. Exactly: each round with k ≥ 2
@@ -116,7 +117,7 @@ func (p DKR) Info() spec.Info {
 	info := spec.Info{
 		Name:     "dkr",
 		Title:    "Dolev-Klawe-Rodeh: rounds of one/two messages halve the active ids; small announces the smallest initiator",
-		Source:   `document 000, "Dolev-Klawe-Rodeh algorithm (DKR)" (slides 6-8)`,
+		Source:   `Dolev, Klawe and Rodeh 1982, as presented in the lecture notes "Election algorithms" ("Dolev-Klawe-Rodeh algorithm (DKR)", slides 6-8); docs/references.md#dkr82, #notes-election`,
 		Topology: spec.UniRing,
 		Winner:   spec.MinInitiators,
 		AllLearn: true,

@@ -9,8 +9,9 @@ import (
 )
 
 // next is the only port of a process on a unidirectional ring: it sends to
-// its successor (Next_p in document 000, "right neighbour" in document 003)
-// and receives from its predecessor on it.
+// its successor (Next_p in the lecture notes "Election algorithms", "right
+// neighbour" in the lecture slides "Leader Election Algorithms") and receives
+// from its predecessor on it.
 const next spec.Port = 0
 
 // minID returns the smallest identity of a non-empty list.

@@ -6,17 +6,18 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// This file holds LeLann's ring election in the two forms the seeds give:
+// This file holds LeLann's ring election (LeLann 1977) in the two forms its
+// presentations give (docs/references.md#lelann77):
 //
-//   - LeLann follows document 000, "LeLann's algorithm" (slide 4): only
-//     initiators send a token, the smallest initiator wins, non-initiators
-//     relay and lose.
-//   - LeLannList follows document 003, "Simple algorithm" (Le Lann 1977):
-//     every process joins, keeps an active list, and the largest id becomes
-//     coordinator.
+//   - LeLann follows the lecture notes "Election algorithms", "LeLann's
+//     algorithm" (slide 4): only initiators send a token, the smallest
+//     initiator wins, non-initiators relay and lose.
+//   - LeLannList follows the lecture slides "Leader Election Algorithms",
+//     "Simple algorithm": every process joins, keeps an active list, and the
+//     largest id becomes coordinator.
 
 // ---------------------------------------------------------------------------
-// Document 000: LeLann, min of the initiators wins.
+// The lecture notes' LeLann: min of the initiators wins.
 
 type lelannVariant uint8
 
@@ -26,9 +27,10 @@ const (
 	lelannFlip
 )
 
-// LeLann is document 000's LeLann algorithm. Each initiator p sends (tok, p)
-// to Next_p, records every foreign token in List_p and forwards it, and
-// decides when its own token returns: leader iff p = min(List_p).
+// LeLann is the LeLann algorithm of the lecture notes "Election
+// algorithms". Each initiator p sends (tok, p) to Next_p, records every
+// foreign token in List_p and forwards it, and decides when its own token
+// returns: leader iff p = min(List_p).
 // Non-initiators relay every token and become lost. The zero value is the
 // correct protocol; the registry also holds the buggy variant "lelann-flip".
 type LeLann struct{ variant lelannVariant }
@@ -62,7 +64,7 @@ func (s LeLannState) Decision() spec.Decision {
 	case lelannLost:
 		return spec.Decision{Status: spec.Defeated, Leader: s.Leader}
 	case lelannRelay:
-		// Document 000's non-initiators never learn the winner's id.
+		// The notes' non-initiators never learn the winner's id.
 		return spec.Decision{Status: spec.Defeated}
 	}
 	return spec.Decision{}
@@ -96,14 +98,14 @@ func (p LeLann) Info() spec.Info {
 	info := spec.Info{
 		Name:     "lelann",
 		Title:    "LeLann: every initiator's token goes round the ring; the smallest initiator wins",
-		Source:   `document 000, "LeLann's algorithm" (slide 4)`,
+		Source:   `LeLann 1977, as presented in the lecture notes "Election algorithms" ("LeLann's algorithm", slide 4); docs/references.md#lelann77, #notes-election`,
 		Topology: spec.UniRing,
 		Winner:   spec.MinInitiators,
 		// Non-initiators relay and lose without learning the winner.
 		AllLearn: false,
 		Messages: []string{"tok"},
 		// Each of at most N initiators' tokens makes exactly N hops
-		// (document 000: message complexity O(N^2)).
+		// (the lecture notes: message complexity O(N^2)).
 		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
 		Channels: spec.FIFO,
 	}
@@ -181,20 +183,21 @@ func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState
 		s.List = nil
 		return s
 	}
-	// lelannLeader, lelannLost: the program of document 000 has ended. No
+	// lelannLeader, lelannLost: the lecture notes' program has ended. No
 	// token reaches p any more on FIFO channels (see above); anything that
 	// did would be absorbed here.
 	return s
 }
 
 // ---------------------------------------------------------------------------
-// Document 003: LeLann with active lists, max of all wins.
+// The lecture slides' LeLann: active lists, max of all wins.
 
-// LeLannList is document 003's "Simple algorithm" (Le Lann 1977). A process
-// that wakes (an initiator, or a process on its first elect message) creates
-// an active list {i} and sends elect(i); it adds every foreign elect(j) to
-// its list and forwards it; when its own elect(i) returns the list holds
-// every process and it decides: the coordinator is max(list).
+// LeLannList is the "Simple algorithm" (Le Lann 1977) of the lecture slides
+// "Leader Election Algorithms". A process that wakes (an initiator, or a
+// process on its first elect message) creates an active list {i} and sends
+// elect(i); it adds every foreign elect(j) to its list and forwards it; when
+// its own elect(i) returns the list holds every process and it decides: the
+// coordinator is max(list).
 //
 // It relies on FIFO channels: a process j sends elect(j) before it forwards
 // anything, in particular before it forwards elect(i); FIFO keeps elect(j)
@@ -259,13 +262,13 @@ func (p LeLannList) Info() spec.Info {
 	info := spec.Info{
 		Name:     "lelann-list",
 		Title:    "LeLann with active lists: every process's elect message goes round; max of the list is coordinator",
-		Source:   `document 003, "Simple algorithm" slides (Le Lann 1977, active list, elect(i))`,
+		Source:   `LeLann 1977, as presented in the lecture slides "Leader Election Algorithms" ("Simple algorithm": active list, elect(i)); docs/references.md#lelann77, #slides-leader`,
 		Topology: spec.UniRing,
 		Winner:   spec.MaxAll,
 		AllLearn: true,
 		Messages: []string{"elect"},
 		// Every process joins and each elect(i) makes exactly n hops
-		// (document 003: "each of the n nodes sends a message which is
+		// (the lecture slides: "each of the n nodes sends a message which is
 		// passed to all other nodes").
 		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
 		Channels: spec.FIFO,

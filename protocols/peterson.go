@@ -6,8 +6,9 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// This file holds Peterson's unidirectional O(n log n) algorithm as document
-// 003 writes it ("Speeding up the basic algorithm" slides, Peterson 1982):
+// This file holds Peterson's unidirectional O(n log n) algorithm (Peterson
+// 1982, docs/references.md#peterson82) as the lecture slides "Leader Election
+// Algorithms" write it ("Speeding up the basic algorithm"):
 //
 //	tid := initial value
 //	do forever
@@ -53,11 +54,11 @@ const (
 	petersonNoCheck
 )
 
-// Peterson is document 003's version of Peterson's unidirectional algorithm,
-// max wins. In each round an active process sends its tid, receives its
-// upstream active neighbour's (ntid), sends the larger of the two, receives
-// nntid, and stays active with tid := ntid if ntid is at least tid and nntid;
-// otherwise it relays for ever. The process whose own id comes back to it
+// Peterson is the lecture slides' version of Peterson's unidirectional
+// algorithm, max wins. In each round an active process sends its tid,
+// receives its upstream active neighbour's (ntid), sends the larger of the
+// two, receives nntid, and stays active with tid := ntid if ntid is at least
+// tid and nntid; otherwise it relays for ever. The process whose own id comes back to it
 // becomes leader, does not forward the id, and sends "elected" round the
 // ring: every other process becomes lost on it (dropping a round it was in
 // the middle of) and forwards it; the leader absorbs it, and absorbs every
@@ -148,7 +149,7 @@ func (p Peterson) Info() spec.Info {
 	info := spec.Info{
 		Name:     "peterson",
 		Title:    "Peterson's unidirectional algorithm: each round keeps local maxima of three neighbouring active tids; the returning id announces itself",
-		Source:   `document 003, "Speeding up the basic algorithm" slides (Peterson 1982, unidirectional)`,
+		Source:   `Peterson 1982, as presented in the lecture slides "Leader Election Algorithms" ("Speeding up the basic algorithm", unidirectional); docs/references.md#peterson82, #slides-leader`,
 		Topology: spec.UniRing,
 		// A non-initiator joins as active on its first message, so every id
 		// takes part.

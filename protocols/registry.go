@@ -1,6 +1,7 @@
 // Package protocols holds elcheck's leader-election algorithms, each written
-// as a pure spec.Protocol that reads like the pseudo-code of the seed
-// document it follows, with its deliberately buggy variants beside it.
+// as a pure spec.Protocol that reads like the pseudo-code it follows (the
+// source each follows is in docs/references.md), with its deliberately buggy
+// variants beside it.
 //
 // Every protocol and variant is registered under its Info().Name; the CLI
 // and the tests find them through All, Lookup and Names.

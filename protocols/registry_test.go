@@ -1,6 +1,8 @@
 package protocols
 
 import (
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -45,14 +47,14 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestInfo(t *testing.T) {
+	refs := readReferences(t)
 	for _, m := range All() {
 		info := m.Info()
 		t.Run(info.Name, func(t *testing.T) {
+			checkSource(t, info, refs)
 			switch {
 			case info.Title == "", info.Source == "":
 				t.Error("no Title or Source")
-			case !strings.Contains(info.Source, "document 00"):
-				t.Errorf("Source %q names no document", info.Source)
 			case info.Topology != spec.UniRing:
 				t.Errorf("topology %v", info.Topology)
 			case len(info.Messages) == 0:
@@ -95,5 +97,109 @@ func TestInfo(t *testing.T) {
 				t.Errorf("variant changes kinds or winner of %s", base)
 			}
 		})
+	}
+}
+
+// references is what docs/references.md says: its anchors, and the table
+// "Which protocol follows what", by protocol name.
+type references struct {
+	anchors map[string]bool
+	follows map[string]followsRow
+}
+
+// followsRow is a row of that table: the anchor of the algorithm's
+// original, the anchor of the source whose pseudo-code the protocol
+// follows, and the part of that source ("Improved algorithm").
+type followsRow struct {
+	algorithm, source, part string
+}
+
+var (
+	anchorRE  = regexp.MustCompile(`<a id="([a-z0-9-]+)"></a>`)
+	followsRE = regexp.MustCompile("^\\| `([a-z0-9-]+)` \\| \\[[^]]*\\]\\(#([a-z0-9-]+)\\) \\| \\[[^]]*\\]\\(#([a-z0-9-]+)\\), (\"[^\"]+\") \\|")
+	// sourceRE finds the anchors a Source names: "docs/references.md#cr79,
+	// #slides-leader".
+	sourceRE = regexp.MustCompile(`docs/references\.md((?:#[a-z0-9-]+(?:, )?)+)$`)
+)
+
+func readReferences(t *testing.T) references {
+	t.Helper()
+	b, err := os.ReadFile("../docs/references.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := references{anchors: map[string]bool{}, follows: map[string]followsRow{}}
+	for _, m := range anchorRE.FindAllStringSubmatch(string(b), -1) {
+		r.anchors[m[1]] = true
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := followsRE.FindStringSubmatch(line); m != nil {
+			r.follows[m[1]] = followsRow{algorithm: m[2], source: m[3], part: m[4]}
+		}
+	}
+	if len(r.anchors) == 0 || len(r.follows) == 0 {
+		t.Fatalf("docs/references.md: %d anchors, %d rows in the table of which protocol follows what", len(r.anchors), len(r.follows))
+	}
+	return r
+}
+
+// checkSource: a Source ends with the anchors in docs/references.md of the
+// algorithm's original and of the source whose pseudo-code the protocol (or,
+// for a buggy variant, the correct protocol it breaks) follows, as that
+// file's table says, and quotes the part of the source the table names.
+func checkSource(t *testing.T, info spec.Info, refs references) {
+	t.Helper()
+	m := sourceRE.FindStringSubmatch(info.Source)
+	if m == nil {
+		t.Errorf("Source %q does not end with docs/references.md#anchor", info.Source)
+		return
+	}
+	var named []string
+	for a := range strings.SplitSeq(m[1], ",") {
+		a = strings.TrimPrefix(strings.TrimSpace(a), "#")
+		if !refs.anchors[a] {
+			t.Errorf("Source %q names #%s, which docs/references.md does not have", info.Source, a)
+		}
+		named = append(named, a)
+	}
+	base := baseName(info)
+	row, ok := refs.follows[base]
+	if !ok {
+		t.Errorf("docs/references.md's table of which protocol follows what has no row for %q", base)
+		return
+	}
+	for _, a := range []string{row.algorithm, row.source} {
+		if !slices.Contains(named, a) {
+			t.Errorf("Source %q does not name #%s, which docs/references.md gives for %s", info.Source, a, base)
+		}
+	}
+	if !strings.Contains(info.Source, row.part) {
+		t.Errorf("Source %q does not quote %s, the part docs/references.md gives for %s", info.Source, row.part, base)
+	}
+}
+
+// baseName is the correct protocol info belongs to: itself, or for a buggy
+// variant the longest registered name its name extends with "-".
+func baseName(info spec.Info) string {
+	if info.Bug == "" {
+		return info.Name
+	}
+	base := ""
+	for _, n := range Names() {
+		if strings.HasPrefix(info.Name, n+"-") && len(n) > len(base) {
+			base = n
+		}
+	}
+	return base
+}
+
+// TestReferencesTable: every row of docs/references.md's table of which
+// protocol follows what names a registered correct protocol.
+func TestReferencesTable(t *testing.T) {
+	for name := range readReferences(t).follows {
+		m, ok := Lookup(name)
+		if !ok || m.Info().Bug != "" {
+			t.Errorf("docs/references.md has a row for %q, which is not a registered correct protocol", name)
+		}
 	}
 }

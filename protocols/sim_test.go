@@ -261,8 +261,8 @@ func evenPositions(n int) spec.Set {
 	return s
 }
 
-// TestExactCounts pins the message counts the documents give where the
-// placement makes them exact.
+// TestExactCounts pins the message counts the sources give where the
+// placement makes them exact (docs/references.md).
 func TestExactCounts(t *testing.T) {
 	type want map[string]int
 	tests := []struct {
@@ -271,18 +271,19 @@ func TestExactCounts(t *testing.T) {
 		ids   func(int) []spec.ID
 		want  func(n int) want
 	}{
-		// Document 000: every initiator's token makes n hops.
+		// The lecture notes' LeLann: every initiator's token makes n hops.
 		{"all initiators", "lelann", mixed, func(n int) want { return want{"tok": n * n} }},
-		// Document 003: each of the n nodes' messages passes all others.
+		// The lecture slides' LeLann: each of the n nodes' messages passes all
+		// others.
 		{"all join", "lelann-list", mixed, func(n int) want { return want{"elect": n * n} }},
-		// Document 003's best case: "Processes are ordered in the ring in
+		// The lecture slides' best case: "Processes are ordered in the ring in
 		// increasing sequence so that message i (i < n) only goes once":
 		// each successor has a larger id. (n-1) + n probes.
 		{"best case", "cr", increasing, func(n int) want { return want{"probe": 2*n - 1, "selected": n} }},
 		// Worst case, decreasing sequence: "message i must be passed i
 		// times", n(n+1)/2.
 		{"worst case", "cr", decreasing, func(n int) want { return want{"probe": n * (n + 1) / 2, "selected": n} }},
-		// Document 000's min form mirrors it: the best case has each
+		// The lecture notes' min form mirrors it: the best case has each
 		// successor smaller, the worst each successor larger.
 		{"best case", "cr-min", decreasing, func(n int) want { return want{"tok": 2*n - 1, "ldr": n} }},
 		{"worst case", "cr-min", increasing, func(n int) want { return want{"tok": n * (n + 1) / 2, "ldr": n} }},

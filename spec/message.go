@@ -4,10 +4,11 @@ import "fmt"
 
 // ID is a process identity. Identities are unique and totally ordered; unless
 // a protocol declares otherwise, the only operation it may apply to them is
-// comparison (document 000, "Assumptions").
+// comparison (the lecture notes "Election algorithms", "Assumptions";
+// docs/references.md#notes-election).
 type ID int32
 
-// None is the zero ID: "no identity" (undef in the seeds' pseudo-code).
+// None is the zero ID: "no identity" (undef in the sources' pseudo-code).
 const None ID = 0
 
 // MinID and MaxID bound the identities a configuration may give its
@@ -27,7 +28,7 @@ type Port uint8
 type Kind uint8
 
 // Message is what travels on a channel: a kind, at most one identity (the
-// seeds allow a constant number of identities per message; every protocol
+// lecture notes allow a constant number of identities per message; every protocol
 // here needs one) and two small non-identity arguments (a phase, a hop
 // count, a level). Messages are plain values so channels can be encoded
 // canonically and compared without reflection.

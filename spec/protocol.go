@@ -116,7 +116,7 @@ func (w Winner) Expected(ids []ID, initiators Set) ID {
 }
 
 // Bound is a message-complexity bound from the literature: Formula as the
-// document writes it, Max as a function of n.
+// source writes it, Max as a function of n.
 type Bound struct {
 	Formula string
 	Max     func(n int) int
@@ -128,7 +128,9 @@ type Info struct {
 	Name string
 	// Title is a one-line description.
 	Title string
-	// Source names the document and the part of it the variant follows.
+	// Source names the algorithm's original and the presentation the variant
+	// follows, with the part of it, and ends with their anchors in
+	// docs/references.md: "...; docs/references.md#cr79, #slides-leader".
 	Source string
 	// Topology is the topology family the protocol runs on.
 	Topology TopologyKind

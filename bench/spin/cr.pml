@@ -1,8 +1,9 @@
 /*
  * Chang-Roberts leader election on a unidirectional ring, as elcheck models
- * it (protocols/cr.go, algorithm "cr"): document 003, "Improved algorithm"
- * (Chang and Roberts 1979), steps 1-3 with PROBE and SELECTED; the maximum
- * id wins, and a sleeping process joins on its first probe.
+ * it (protocols/cr.go, algorithm "cr"): the lecture slides "Leader Election
+ * Algorithms", "Improved algorithm" (Chang and Roberts 1979), steps 1-3
+ * with PROBE and SELECTED (docs/references.md#slides-leader, #cr79); the
+ * maximum id wins, and a sleeping process joins on its first probe.
  *
  * Same harness as dkr.pml (SPIN's leader0.pml style: chan q[N] = [2N] of
  * { mtype, byte }, xr/xs, nr_leaders):

@@ -1,16 +1,19 @@
 /*
  * Dolev-Klawe-Rodeh leader election on a unidirectional ring, as elcheck
- * models it (protocols/dkr.go, algorithm "dkr"): document 000's pseudo-code,
- * "Dolev-Klawe-Rodeh algorithm (DKR)", slides 6-8. Rounds of (one, c) and
- * (two, acn) messages between active processes; the smallest initiator's id
- * survives; (small, id) tells everyone the winner; the process whose own id
- * equals win is the leader (it may be passive: ids move downstream).
+ * models it (protocols/dkr.go, algorithm "dkr"): the pseudo-code of the
+ * lecture notes "Election algorithms", "Dolev-Klawe-Rodeh algorithm (DKR)",
+ * slides 6-8 (docs/references.md#notes-election, #dkr82). Rounds of
+ * (one, c) and (two, acn) messages between active processes; the smallest
+ * initiator's id survives; (small, id) tells everyone the winner; the
+ * process whose own id equals win is the leader (it may be passive: ids
+ * move downstream).
  *
  * Structure and instrumentation follow SPIN's own DKR example
  * (Examples/leader0.pml in the SPIN distribution: one process per ring
  * position, chan q[N] = [2N] of { mtype, byte }, xr/xs channel assertions,
- * nr_leaders), but the process text is document 000's sequential program,
- * not leader0's event loop, and the minimum wins (leader0 finds the maximum).
+ * nr_leaders), but the process text is the lecture notes' sequential
+ * program, not leader0's event loop, and the minimum wins (leader0 finds
+ * the maximum).
  *
  * Configuration (one, fixed):
  *   - N processes:  spin -DN=7 -a dkr.pml  (default 5, at most 16);

@@ -1,7 +1,7 @@
 /*
  * Dolev-Klawe-Rodeh at elcheck's granularity: one atomic Promela step per
- * elcheck step. dkr.pml is document 000's sequential program, where every
- * receive and every send is a SPIN transition of its own; this model is
+ * elcheck step. dkr.pml is the lecture notes' sequential program, where
+ * every receive and every send is a SPIN transition of its own; this model is
  * protocols/dkr.go's Step function, event by event, each event (a wake-up,
  * or the delivery of the oldest message of the process's channel, with the
  * sends it causes) one atomic sequence, and the local state normalised as
