@@ -45,7 +45,7 @@ func TestVet(t *testing.T) {
 				"range over a map in MapOrder.Step",
 				"write to package-level variable verdicts in PkgCache.Step",
 			},
-			stderr: "vet: 5 findings",
+			stderr: "vet: 6 findings",
 		},
 		{name: "built-in protocols", args: []string{"vet", "../../protocols"}, code: exitVerified},
 		{name: "no such package", args: []string{"vet", "./nonexistent"}, code: exitUsage, stderr: "nonexistent"},
