@@ -199,7 +199,7 @@ func (u unbounded) Info() spec.Info {
 // reduction (which changes no cost and no causal time) and the spaced
 // purity check.
 func DefaultCheck() explore.Options {
-	return explore.Options{POR: true, PurityEvery: 61}
+	return explore.Options{POR: true, PurityEvery: 2}
 }
 
 // Measure explores every configuration of space with m and returns the

@@ -32,7 +32,7 @@ type Options struct {
 	// input: every distinct step is run again firstUseRuns times at its
 	// first use, and once at its 2nd, 4th, 8th... use (at every use if
 	// PurityEvery is 1), and compared with the result the search used. 0
-	// turns the check off; any other value is the default schedule.
+	// turns the check off; 2 or more is that schedule (the default, 2).
 	PurityEvery int
 	// UniformityEvery checks on every k-th state that rotating it commutes
 	// with taking its successors; 0 turns the check off.
@@ -87,7 +87,7 @@ type Options struct {
 
 // DefaultOptions returns the options `elcheck verify` uses.
 func DefaultOptions() Options {
-	return Options{PurityEvery: 61, UniformityEvery: 17, ComparisonOnly: true, ComparisonSeed: 1, POR: true}
+	return Options{PurityEvery: 2, UniformityEvery: 17, ComparisonOnly: true, ComparisonSeed: 1, POR: true}
 }
 
 // Cost is an additive cost of sending a message.
