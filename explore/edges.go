@@ -54,11 +54,10 @@ func (x *searcher) weighted() bool { return len(x.opts.Costs) > 0 }
 
 // edgeIter walks one state's successors.
 type edgeIter struct {
-	x        *searcher
-	p, end   int32
-	prev     int32
-	k        int32 // the edge's number, for its costs
-	atLeast1 bool
+	x      *searcher
+	p, end int32
+	prev   int32
+	k      int32 // the edge's number, for its costs
 }
 
 // succ returns an iterator over the successors of state v, which must

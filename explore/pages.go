@@ -47,11 +47,5 @@ func (p *pages[T]) at(i int32) T { return p.p[i>>pageBits][i&pageMask] }
 // set replaces element i.
 func (p *pages[T]) set(i int32, v T) { p.p[i>>pageBits][i&pageMask] = v }
 
-// pagesBytes is what the pages of an array of elemSize-byte elements
-// hold in use.
-func (p *pages[T]) bytes(elemSize int64) int64 {
-	return int64((p.n+pageMask)>>pageBits) << pageBits * elemSize
-}
-
 // free gives the pages back to the collector.
 func (p *pages[T]) free() { *p = pages[T]{} }

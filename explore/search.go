@@ -103,15 +103,12 @@ type searcher struct {
 		lay      *layout
 		inFlight int
 	}
-	tcur  State
-	tmsgs []spec.Message
-	lay   layout // of the state being expanded
-	outs  []int  // the channels a step sends on
-	sc    scratch
-	cur   State          // the state being expanded
-	msgs  []spec.Message // its channels' storage
+	tcur State
+	lay  layout // of the state being expanded
+	sc   scratch
+	cur  State          // the state being expanded
+	msgs []spec.Message // its channels' storage
 
-	acts   []Action
 	expand []Action
 	// The uniformity check's own storage.
 	ucur, urot, uperm State
@@ -149,7 +146,7 @@ type searcher struct {
 	eblock         []byte  // endEdges' scratch
 	czEdgeMaps     [][]int // per symmetry, where it sends each channel (czUniform)
 	czInPort       []spec.Port
-	czr, czs, czp  []uint32 // czUniform's vectors
+	czr, czp       []uint32 // czUniform's vectors
 	budget         *int64
 	reduce         bool // partial-order reduction (see ample)
 	ctx            context.Context

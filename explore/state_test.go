@@ -114,8 +114,12 @@ func TestFingerprintSpreads(t *testing.T) {
 			}
 		}
 	}
-	if fingerprint([]byte("elcheck")) != fingerprint([]byte("elcheck")) {
-		t.Fatal("fingerprint is not a function of its input")
+	// Fingerprints are fixed across runs, builds and machines: pinned
+	// counts, digests and traces depend on it.
+	for in, want := range map[string]uint64{"elcheck": 0x1a630deb22accf5a, "": 0x9ac2c3a040ba9638} {
+		if got := fingerprint([]byte(in)); got != want {
+			t.Errorf("fingerprint(%q) = %#x, want %#x", in, got, want)
+		}
 	}
 }
 
