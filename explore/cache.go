@@ -56,7 +56,7 @@ func newCache(limit int64) *ristretto.Cache[uint64, memo] {
 // evicted; verdicts, the fewest and most messages and the counterexample
 // (the first in depth-first order) do not.
 func (x *searcher) runCached(sy *System) configResult {
-	x.reset(sy)
+	x.reset(sy, plan{edges: true})
 	if x.cache == nil {
 		x.cache = newCache(x.memLimit)
 	}

@@ -397,66 +397,47 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 	return dst
 }
 
-// collapsible reports whether the configuration of sy is searched with
-// collapsed states: breadth-first, without clocks, costs or exact
-// storage, not forced onto another engine by a test, with at most 32
-// processes and with ports that fit a step's key.
-func (x *searcher) collapsible(sy *System) bool {
-	if !x.bfs || x.weighted() || sy.Clocks || x.opts.Exact || x.keepStates ||
-		x.opts.par > 0 || x.opts.bytes ||
-		sy.N() > 32 { // the wake-up set is a vector's uint32
-		return false
-	}
-	for _, p := range sy.Config.Topology.Ports {
-		if p > 256 {
-			return false
-		}
-	}
-	return true
+
+// collapsedStore is the store of collapsed states: a record is a state's
+// fingerprint sum (8 bytes) and its vector (appendVec). It expands a state
+// by looking its steps up in the collapser's tables (running the protocol
+// only for a step not seen before, through System) and computing each
+// successor's fingerprint from its parent's.
+type collapsedStore struct {
+	x    *searcher
+	c    collapser
+	v, w []uint32 // the vector being expanded, and a successor's
+	u    []uint32 // encoding's and print's scratch
+	enc  []byte
+	init [][]byte // the initial state's local states
+	// Per configuration: the process each channel goes to, and its port
+	// there; per symmetry, where it sends each channel (uniform).
+	edgeTo   []int
+	inPort   []spec.Port
+	edgeMaps [][]int
+	chg      []czChange
+	sends    []spec.Send
+	acts     []czAct
+	cand     []czAct
+	uacts    []czAct // successorPrints'
+	r, p     []uint32
+	sink     uint64 // what the visited set's peek read
 }
 
-// runCollapsed is run's breadth-first search with collapsed states. It
-// records states, parents, action numbers and edges as run does, so traces,
-// the graph analyses and every figure are the same.
-//
-// It first runs without recording edges: they serve only the graph
-// analyses of a graph that is not layered (some edge does not go from a
-// depth to the next), and in a layered graph there is no cycle and every
-// path to a state is as long as its depth, so the message counts are
-// terminal depths less the wake-ups. At the first edge that breaks the
-// layering it starts again, recording them.
-func (x *searcher) runCollapsed(sy *System, r *configResult) {
-	budget := *x.budget
-	x.noEdges = true
-	if x.collapsedOnce(sy, r) {
-		return
-	}
-	*x.budget = budget
-	x.reset(sy)
-	*r = configResult{minMsg: -1, minTime: -1}
-	x.noEdges = false
-	x.collapsedOnce(sy, r)
-}
-
-// collapsedOnce is runCollapsed's search, with edges or without
-// (x.noEdges); without, it gives up, returning false, at the first edge
-// that breaks the layering.
-func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
-	c := &x.cz
+// begin interns the initial state: local states by environment,
+// remembered across configurations (a sweep starts from the same few
+// thousand).
+func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
+	c := &cs.c
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	c.prepare(n, k, sy.Config.Channels == spec.Bag)
-	x.collapsed = true
-	d := 1 + n + k
-	edgeTo, inPort := x.czEdgeTo[:0], x.czInPort[:0]
+	cs.edgeTo, cs.inPort, cs.edgeMaps = cs.edgeTo[:0], cs.inPort[:0], cs.edgeMaps[:0]
 	for _, e := range sy.Config.Topology.Edges {
-		edgeTo, inPort = append(edgeTo, e.To.Node), append(inPort, e.To.Port)
+		cs.edgeTo, cs.inPort = append(cs.edgeTo, e.To.Node), append(cs.inPort, e.To.Port)
 	}
-	x.czEdgeTo, x.czInPort = edgeTo, inPort
-	// The initial state: local states by environment, remembered across
-	// configurations (a sweep starts from the same few thousand).
 	top := sy.Config.Topology
-	v := append(x.czv[:0], uint32(sy.Config.Initiators))
-	init := State{Wake: sy.Config.Initiators, Locals: x.czInit[:0], Chans: make([][]spec.Message, k)}
+	v := append(cs.v[:0], uint32(sy.Config.Initiators))
+	init := State{Wake: sy.Config.Initiators, Locals: cs.init[:0], Chans: make([][]spec.Message, k)}
 	for q := range n {
 		env := spec.Env{ID: sy.Config.IDs[q], Ports: top.Ports[q]}
 		if sy.Info.KnowsN {
@@ -470,223 +451,157 @@ func (x *searcher) collapsedOnce(sy *System, r *configResult) bool {
 		v = append(v, id)
 		init.Locals = append(init.Locals, c.localB[id])
 	}
-	x.czInit = init.Locals
+	cs.init = init.Locals
 	for range k {
 		v = append(v, 0)
 	}
-	w := append(x.czw[:0], v...)
-	x.czv, x.czw = v, w
-	x.seenFP.put(c.sum(v), 0)
-	x.record(appendVec(binary.LittleEndian.AppendUint64(x.enc[:0], c.sum(v)), v), -1, 0, 0)
-	r.states = 1
-	if viol := x.check(0, &init, r); viol != nil {
-		r.violation = viol
-		return true
-	}
-	t := &x.tcur
-	termMin, termMax, worst := int32(-1), int32(-1), int32(-1) // terminal depths
-	for i := int32(0); i < x.states(); i++ {
-		x.kept.expanding(i)
-		if x.interrupted(i, r) {
-			return true
-		}
-		if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
-			r.stopped = errTooManyLocals
-			return true
-		}
-		dep := x.depthOf(i)
-		rec := x.kept.get(i)
-		sum := binary.LittleEndian.Uint64(rec)
-		readVec(rec[8:], v)
-		wake := v[0]
-		wakeTerm := uint64(0)
-		if wake != 0 {
-			wakeTerm = c.wakeTerm(wake)
-		}
-		inFlight := 0
-		for e := range k {
-			inFlight += int(c.chanLen[v[1+n+e]])
-		}
-		acts := x.czEnabled(x.czActs[:0], v)
-		x.czActs = acts
-		if x.reduce && len(acts) > 1 {
-			acts = x.czAmple(v, sum, wakeTerm, acts, dep)
-		}
-		if len(acts) == 0 { // terminal
-			if termMin < 0 || dep < termMin {
-				termMin = dep
-			}
-			if dep > termMax {
-				termMax, worst = dep, i
-			}
-		}
-		if !x.noEdges {
-			x.beginEdges(i)
-		}
-		// Every successor's step and fingerprint first, and a touch of
-		// where each fingerprint goes in the visited set: the cache misses
-		// then overlap instead of coming one at a time.
-		succ := x.czSucc[:0]
-		var firstErr *StepError
-		for _, ac := range acts {
-			idx, err := x.czStepIdx(ac.p, ac.e, ac.msg, v[1+ac.p])
-			if err != nil {
-				firstErr = err
-				break
-			}
-			fp, nw := x.czNext(v, sum, wakeTerm, ac.p, ac.e, ac.msg, &c.steps[idx])
-			succ = append(succ, czSucc{idx, nw, fp})
-		}
-		x.czSucc = succ
-		if len(succ) > 1 {
-			for _, sc := range succ {
-				x.czSink += x.seenFP.peek(sc.fp)
-			}
-		}
-		for ai, ac := range acts {
-			p, e, msg, kk := ac.p, ac.e, ac.msg, ac.num
-			old := v[1+p]
-			if ai == len(succ) { // the step failed
-				r.violation = x.found(firstErr.Property, firstErr.Detail, i, x.czAction(p, e, msg))
-				return true
-			}
-			st, err := &c.steps[succ[ai].step], (*StepError)(nil)
-			// Every distinct step is run again at its 1st, 2nd, 4th,
-			// 8th... use, as System.step does: all of them are checked,
-			// soon and long after their first run.
-			if st.uses < math.MaxUint32 {
-				st.uses++
-			}
-			if runs := purityDue(st.uses, x.opts.PurityEvery); runs > 0 {
-				x.czSends = x.czSends[:0]
-				for _, s := range c.sends[st.send:st.sendEnd] {
-					x.czSends = append(x.czSends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-				}
-				err = sy.checkPurity(c.localB[old], x.czAction(p, e, msg), c.localB[st.next], x.czSends, runs)
-			}
-			if err != nil {
-				r.violation = x.found(err.Property, err.Detail, i, x.czAction(p, e, msg))
-				return true
-			}
-			r.transitions++
-			fp, nw := succ[ai].fp, succ[ai].wake
-			j, seen := x.seenFP.put(fp, x.states())
-			if !x.noEdges {
-				x.addEdge(j)
-			}
-			if seen {
-				if x.noteDuplicate(j, dep); x.noEdges && !x.layered {
-					return false
-				}
-				continue
-			}
-			x.czNext(v, sum, wakeTerm, p, e, msg, st) // the channels it changes
-			copy(w, v)
-			w[0] = nw
-			w[1+p] = st.next
-			for _, ch := range x.czChg {
-				w[1+n+ch.edge] = ch.to
-			}
-			ch := x.kept.reserve(8 + 5*d)
-			ch.buf = appendVec(binary.LittleEndian.AppendUint64(ch.buf, fp), w)
-			x.kept.added()
-			x.recordRest(i, kk, dep+1)
-			r.states++
-			if int(dep)+1 > r.maxDepth {
-				r.maxDepth = int(dep) + 1
-			}
-			if *x.budget--; *x.budget < 0 {
-				r.stopped = errStateLimit
-				return true
-			}
-			after := inFlight + int(st.sendEnd-st.send)
-			if e >= 0 {
-				after--
-			}
-			var viol *Violation
-			if st.same && (nw != 0 || after > 0) {
-				// Like its parent (checkNew): only the uniformity sample.
-				viol = x.checkUniform(j, r)
-			} else {
-				t.Wake, t.Chans, t.Clocks = spec.Set(nw), nil, nil
-				t.Locals = t.Locals[:0]
-				for q := range n {
-					t.Locals = append(t.Locals, c.localB[w[1+q]])
-				}
-				viol = x.checkView(j, t, after, r)
-			}
-			if viol != nil {
-				r.violation = viol
-				return true
-			}
-		}
-		if !x.noEdges {
-			x.endEdges(i)
-		}
-	}
-	x.kept.trim()
-	if x.noEdges {
-		x.layeredResult(r, int64(termMin), int64(termMax), worst)
-	} else {
-		x.analyse(r)
-	}
-	return true
+	cs.v, cs.w = v, append(cs.w[:0], v...)
+	sum := c.sum(v)
+	cs.enc = appendVec(binary.LittleEndian.AppendUint64(cs.enc[:0], sum), v)
+	return cs.enc, sum, init
 }
 
-// encoding returns the canonical encoding of state i, whose record must
-// still be kept (valid until the next call).
-func (x *searcher) encoding(i int32) []byte {
-	if !x.collapsed {
-		return x.kept.get(i)
+// expand appends the successors of the state recorded as rec (state i at
+// depth d) to out: each one's step, looked up or run, checked for purity
+// on purityDue's schedule as System.step does, and its fingerprint and
+// vector. Then it touches where each fingerprint goes in the visited set:
+// the cache misses overlap instead of coming one at a time as takeState
+// inserts them.
+func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
+	x, c := cs.x, &cs.c
+	if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
+		out.stop = errTooManyLocals
+		return
 	}
-	v := x.czu[:0]
-	for range 1 + x.cz.n + x.cz.k {
-		v = append(v, 0)
+	n, k := c.n, c.k
+	v, w := cs.v, cs.w
+	sum := binary.LittleEndian.Uint64(rec)
+	readVec(rec[8:], v)
+	wake := v[0]
+	wakeTerm := uint64(0)
+	if wake != 0 {
+		wakeTerm = c.wakeTerm(wake)
 	}
-	readVec(x.kept.get(i)[8:], v)
-	x.czu = v
-	x.czEnc = x.cz.encode(x.czEnc[:0], v)
-	return x.czEnc
+	inFlight := 0
+	for e := range k {
+		inFlight += int(c.chanLen[v[1+n+e]])
+	}
+	acts := cs.enabled(cs.acts[:0], v)
+	cs.acts = acts
+	if x.reduce && len(acts) > 1 {
+		acts = cs.ample(v, sum, wakeTerm, acts, d)
+	}
+	first := len(out.cands)
+	for ai, ac := range acts {
+		p, e, msg := ac.p, ac.e, ac.msg
+		idx, err := cs.stepIdx(p, e, msg, v[1+p])
+		if err != nil {
+			out.fail(ai, err, cs.action(p, e, msg))
+			return
+		}
+		st := &c.steps[idx]
+		if st.uses < math.MaxUint32 {
+			st.uses++
+		}
+		if runs := purityDue(st.uses, x.opts.PurityEvery); runs > 0 {
+			cs.sends = cs.sends[:0]
+			for _, s := range c.sends[st.send:st.sendEnd] {
+				cs.sends = append(cs.sends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+			}
+			if err := x.sy.checkPurity(c.localB[v[1+p]], cs.action(p, e, msg), c.localB[st.next], cs.sends, runs); err != nil {
+				out.fail(ai, err, cs.action(p, e, msg))
+				return
+			}
+		}
+		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
+		copy(w, v)
+		w[0] = nw
+		w[1+p] = st.next
+		for _, ch := range cs.chg {
+			w[1+n+ch.edge] = ch.to
+		}
+		off := len(out.buf)
+		out.buf = appendVec(binary.LittleEndian.AppendUint64(out.buf, fp), w)
+		after := inFlight + int(st.sendEnd-st.send)
+		if e >= 0 {
+			after--
+		}
+		// Like its parent (checkNew): the same decisions, not terminal.
+		out.add(off, fp, ac.num, st.same && (nw != 0 || after > 0))
+	}
+	if len(acts) > 1 {
+		for _, cd := range out.cands[first:] {
+			cs.sink += x.seen.peek(cd.fp)
+		}
+	}
+	out.ncand = append(out.ncand, int32(len(acts)))
 }
 
-// collapsedPrint is the fingerprint, in the collapsed search's terms, of
-// the state encoded as enc.
-func (x *searcher) collapsedPrint(enc []byte) uint64 {
-	s := DecodeState(enc, x.cz.n, x.cz.k)
-	x.czu = x.cz.vectorOf(x.czu[:0], &s, x.sy.Machine)
-	return x.cz.sum(x.czu)
+func (cs *collapsedStore) view(rec []byte, s *State) int {
+	c := &cs.c
+	u := cs.vec(rec)
+	s.Wake, s.Chans, s.Clocks = spec.Set(u[0]), nil, nil
+	s.Locals = s.Locals[:0]
+	for q := range c.n {
+		s.Locals = append(s.Locals, c.localB[u[1+q]])
+	}
+	inFlight := 0
+	for e := range c.k {
+		inFlight += int(c.chanLen[u[1+c.n+e]])
+	}
+	return inFlight
 }
 
-// czUniform is uniform for state i of a collapsed search, on vectors:
-// permuting a vector moves its numbers, and successors come from the same
-// tables as the search's.
-func (x *searcher) czUniform(i int32) bool {
-	c := &x.cz
-	v := x.czr[:0]
-	for range 1 + c.n + c.k {
-		v = append(v, 0)
+// vec decodes a record's vector into scratch storage.
+func (cs *collapsedStore) vec(rec []byte) []uint32 {
+	u := cs.u[:0]
+	for range 1 + cs.c.n + cs.c.k {
+		u = append(u, 0)
 	}
-	readVec(x.kept.get(i)[8:], v)
-	x.czr = v
-	if len(x.czEdgeMaps) == 0 {
+	readVec(rec[8:], u)
+	cs.u = u
+	return u
+}
+
+func (cs *collapsedStore) encoding(rec []byte) []byte {
+	cs.enc = cs.c.encode(cs.enc[:0], cs.vec(rec))
+	return cs.enc
+}
+
+// print is the fingerprint, in the collapsed search's terms, of the state
+// encoded as enc.
+func (cs *collapsedStore) print(enc []byte) uint64 {
+	s := DecodeState(enc, cs.c.n, cs.c.k)
+	cs.u = cs.c.vectorOf(cs.u[:0], &s, cs.x.sy.Machine)
+	return cs.c.sum(cs.u)
+}
+
+func (cs *collapsedStore) bytes() int64 { return cs.c.size }
+
+// uniform is searcher.uniform on vectors: permuting a vector moves its
+// numbers, and successors come from the same tables as the search's.
+func (cs *collapsedStore) uniform(rec []byte) bool {
+	x, c := cs.x, &cs.c
+	v := append(cs.r[:0], cs.vec(rec)...)
+	cs.r = v
+	if len(cs.edgeMaps) == 0 {
 		// Where each symmetry sends each channel, as permuteInto does.
 		for _, p := range x.sy.Config.Topology.Symmetries {
 			m := make([]int, c.k)
 			for e, ed := range x.sy.Config.Topology.Edges {
 				m[e] = x.sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
 			}
-			x.czEdgeMaps = append(x.czEdgeMaps, m)
+			cs.edgeMaps = append(cs.edgeMaps, m)
 		}
 	}
-	rec := x.kept.get(i)
 	sum := binary.LittleEndian.Uint64(rec)
-	x.ufailed = false // as in uniform: a failing step is the search's to report
+	x.u.failed = false // as in uniform: a failing step is the search's to report
 	for si, p := range x.sy.Config.Topology.Symmetries {
-		node, edge := p.Node, x.czEdgeMaps[si]
-		x.uprints[0] = x.czSuccessorPrints(x.uprints[0][:0], v, sum, node, edge)
-		rot := x.czPermute(v, node, edge)
-		x.uprints[1] = x.czSuccessorPrints(x.uprints[1][:0], rot, c.sum(rot), nil, nil)
-		if !x.ufailed && !slices.Equal(x.uprints[0], x.uprints[1]) {
+		node, edge := p.Node, cs.edgeMaps[si]
+		x.u.prints[0] = cs.successorPrints(x.u.prints[0][:0], v, sum, node, edge)
+		rot := cs.permute(v, node, edge)
+		x.u.prints[1] = cs.successorPrints(x.u.prints[1][:0], rot, c.sum(rot), nil, nil)
+		if !x.u.failed && !slices.Equal(x.u.prints[0], x.u.prints[1]) {
 			return false
 		}
 	}
@@ -704,11 +619,11 @@ func permWake(w uint32, node []int) uint32 {
 	return u
 }
 
-// czPermute returns vector v with its components moved by the node and
+// permute returns vector v with its components moved by the node and
 // channel maps of a symmetry, in scratch storage.
-func (x *searcher) czPermute(v []uint32, node, edge []int) []uint32 {
-	c := &x.cz
-	u := append(x.czp[:0], v...)
+func (cs *collapsedStore) permute(v []uint32, node, edge []int) []uint32 {
+	c := &cs.c
+	u := append(cs.p[:0], v...)
 	u[0] = permWake(v[0], node)
 	for q, to := range node {
 		u[1+to] = v[1+q]
@@ -716,11 +631,11 @@ func (x *searcher) czPermute(v []uint32, node, edge []int) []uint32 {
 	for e, to := range edge {
 		u[1+c.n+to] = v[1+c.n+e]
 	}
-	x.czp = u
+	cs.p = u
 	return u
 }
 
-// permutedSum is c.sum(x.czPermute(v, node, edge)) without building the
+// permutedSum is c.sum(cs.permute(v, node, edge)) without building the
 // permuted vector.
 func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 	s := c.wakeTerm(permWake(v[0], node))
@@ -733,35 +648,35 @@ func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 	return s
 }
 
-// czSuccessorPrints appends the fingerprints of the successors of vector
+// successorPrints appends the fingerprints of the successors of vector
 // v, whose fingerprint sum is sum, each moved by the node and channel maps
 // of a symmetry if node is not nil, and sorts them; a step that fails
 // counts as fingerprint 0. Each is the parent's sum (moved, if node is not
 // nil) with the changed components' terms replaced.
-func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node, edge []int) []uint64 {
-	c := &x.cz
+func (cs *collapsedStore) successorPrints(dst []uint64, v []uint32, sum uint64, node, edge []int) []uint64 {
+	c := &cs.c
 	n, k := c.n, c.k
 	wakeTerm := c.wakeTerm(v[0])
 	psum, pwake := sum, uint64(0)
 	if node != nil {
 		psum, pwake = c.permutedSum(v, node, edge), c.wakeTerm(permWake(v[0], node))
 	}
-	x.czUActs = x.czEnabled(x.czUActs[:0], v)
-	for _, a := range x.czUActs {
+	cs.uacts = cs.enabled(cs.uacts[:0], v)
+	for _, a := range cs.uacts {
 		q, e := a.p, a.e
-		st, err := x.czStepOf(q, e, a.msg, v[1+q])
+		st, err := cs.stepOf(q, e, a.msg, v[1+q])
 		if err != nil {
-			dst, x.ufailed = append(dst, 0), true
+			dst, cs.x.u.failed = append(dst, 0), true
 			continue
 		}
-		fp, nw := x.czNext(v, sum, wakeTerm, q, e, a.msg, st)
+		fp, nw := cs.next(v, sum, wakeTerm, q, e, a.msg, st)
 		if node != nil {
 			to := node[q]
 			fp = psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
 			if e < 0 {
 				fp += c.wakeTerm(permWake(nw, node)) - pwake
 			}
-			for _, ch := range x.czChg {
+			for _, ch := range cs.chg {
 				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
 			}
 		}
@@ -771,20 +686,20 @@ func (x *searcher) czSuccessorPrints(dst []uint64, v []uint32, sum uint64, node,
 	return dst
 }
 
-// czAction is the action of process p taking a wake-up (e < 0) or the
+// action is the action of process p taking a wake-up (e < 0) or the
 // delivery of message number msg from channel e.
-func (x *searcher) czAction(p, e int, msg uint32) Action {
+func (cs *collapsedStore) action(p, e int, msg uint32) Action {
 	if e < 0 {
 		return Action{Kind: spec.Wake, Proc: p, Edge: -1}
 	}
-	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: x.cz.msgs[msg]}
+	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: cs.c.msgs[msg]}
 }
 
-// czEnabled appends the actions enabled in vector v to acts, in
+// enabled appends the actions enabled in vector v to acts, in
 // System.Enabled's order: wake-ups by process, then deliveries by channel
 // (on bags, one per distinct message, in order).
-func (x *searcher) czEnabled(acts []czAct, v []uint32) []czAct {
-	c := &x.cz
+func (cs *collapsedStore) enabled(acts []czAct, v []uint32) []czAct {
+	c := &cs.c
 	n := c.n
 	wake := v[0]
 	for q := range n {
@@ -792,7 +707,7 @@ func (x *searcher) czEnabled(acts []czAct, v []uint32) []czAct {
 			acts = append(acts, czAct{p: q, e: -1, num: len(acts)})
 		}
 	}
-	for e, q := range x.czEdgeTo {
+	for e, q := range cs.edgeTo {
 		cont := v[1+n+e]
 		if cont == 0 || wake&(1<<uint(q)) != 0 {
 			continue
@@ -827,28 +742,28 @@ type czSucc struct {
 	fp   uint64
 }
 
-// czStepOf returns process p's step from local state old on the wake-up
+// stepOf returns process p's step from local state old on the wake-up
 // (e < 0) or the delivery of message msg from channel e, looked up or run;
 // a step that sends on a port p does not have is an error.
-func (x *searcher) czStepOf(p, e int, msg, old uint32) (*czStep, *StepError) {
-	idx, err := x.czStepIdx(p, e, msg, old)
+func (cs *collapsedStore) stepOf(p, e int, msg, old uint32) (*czStep, *StepError) {
+	idx, err := cs.stepIdx(p, e, msg, old)
 	if err != nil {
 		return nil, err
 	}
-	return &x.cz.steps[idx], nil
+	return &cs.c.steps[idx], nil
 }
 
-// czStepIdx is czStepOf giving the step's index in collapser.steps, which
+// stepIdx is czStepOf giving the step's index in collapser.steps, which
 // stays valid while later steps are added.
-func (x *searcher) czStepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
-	c, sy := &x.cz, x.sy
+func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
+	c, sy := &cs.c, cs.x.sy
 	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 	if e >= 0 {
-		code = 1 + (uint64(msg)<<8 | uint64(x.czInPort[e]))
+		code = 1 + (uint64(msg)<<8 | uint64(cs.inPort[e]))
 	}
 	idx, ok := c.stepIdx.get(uint64(old)<<40 | code)
 	if !ok {
-		if _, err := c.step(sy, old, x.czAction(p, e, msg), msg); err != nil {
+		if _, err := c.step(sy, old, cs.action(p, e, msg), msg); err != nil {
 			return 0, err
 		}
 		idx = uint32(len(c.steps) - 1)
@@ -857,24 +772,24 @@ func (x *searcher) czStepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
 	if outs := sy.outEdge[p]; int(st.maxPort) >= len(outs) {
 		for _, s := range c.sends[st.send:st.sendEnd] {
 			if int(s.port) >= len(outs) {
-				return 0, sy.badPort(x.czAction(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+				return 0, sy.badPort(cs.action(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
 			}
 		}
 	}
 	return idx, nil
 }
 
-// czNext returns the fingerprint sum and the wake-up set of the successor
+// next returns the fingerprint sum and the wake-up set of the successor
 // of vector v (whose sum and wake-up term are given) by process p's step
 // st, a wake-up (e < 0) or a delivery from channel e; the channels it
-// changes are left in x.czChg.
-func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
-	c := &x.cz
+// changes are left in cs.chg.
+func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
+	c := &cs.c
 	n, k := c.n, c.k
 	old := v[1+p]
 	fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
 	nw := v[0]
-	chg := x.czChg[:0]
+	chg := cs.chg[:0]
 	if e < 0 {
 		nw &^= 1 << uint(p)
 		fp += c.wakeTerm(nw) - wakeTerm
@@ -882,7 +797,7 @@ func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32
 		cont := v[1+n+e]
 		chg = append(chg, czChange{e, cont, c.removed(cont, msg)})
 	}
-	outs := x.sy.outEdge[p]
+	outs := cs.x.sy.outEdge[p]
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		o := outs[s.port]
 		j := 0
@@ -897,63 +812,28 @@ func (x *searcher) czNext(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32
 	for _, ch := range chg {
 		fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
 	}
-	x.czChg = chg
+	cs.chg = chg
 	return fp, nw
 }
 
-// czAmple is ample for a collapsed state v at depth dep: the enabled
-// actions acts of the first process, by position, whose wake-up is pending
-// or whose in-channels all hold a message (C1), none of whose steps changes
-// its decision (C2) or leads to a state found at a depth no greater than
-// dep (C3, breadth-first), or acts itself. It chooses what ample chooses.
-func (x *searcher) czAmple(v []uint32, sum, wakeTerm uint64, acts []czAct, dep int32) []czAct {
-	c := &x.cz
+// ample is ampleSet for a collapsed state v (its fingerprint sum and
+// wake-up term given) at depth d: it chooses what the byte store's ample
+// chooses, from the same tables as the expansion.
+func (cs *collapsedStore) ample(v []uint32, sum, wakeTerm uint64, acts []czAct, d int32) []czAct {
+	c, x := &cs.c, cs.x
 	n := c.n
-outer:
-	for p := range n {
-		lo, hi := -1, -1
-		for j, a := range acts {
-			if a.p == p {
-				if lo < 0 {
-					lo = j
-				}
-				hi = j + 1
-			}
-		}
-		if lo < 0 {
-			continue
-		}
-		cand := x.czCand[:0]
-		for _, a := range acts[lo:hi] {
-			if a.p == p {
-				cand = append(cand, a)
-			}
-		}
-		x.czCand = cand
-		if len(cand) == len(acts) {
-			break // p alone is enabled: nothing to reduce
-		}
-		if v[0]&(1<<uint(p)) == 0 {
-			if c.bag { // others may add a message p would take first
-				continue
-			}
-			for e, to := range x.czEdgeTo {
-				if to == p && v[1+n+e] == 0 {
-					continue outer
-				}
-			}
-		}
-		for _, a := range cand {
-			st, err := x.czStepOf(p, a.e, a.msg, v[1+p])
+	chosen, buf, _ := ampleSet(n, acts, cs.cand, func(a czAct) int { return a.p },
+		func(p int) bool {
+			return x.sy.ready(p, v[0]&(1<<uint(p)) != 0, func(e int) bool { return v[1+n+e] == 0 })
+		},
+		func(_ int, a czAct) bool {
+			st, err := cs.stepOf(a.p, a.e, a.msg, v[1+a.p])
 			if err != nil || !st.same {
-				continue outer
+				return false
 			}
-			fp, _ := x.czNext(v, sum, wakeTerm, p, a.e, a.msg, st)
-			if j, seen := x.seenFP.get(fp); seen && x.depthOf(j) <= dep {
-				continue outer
-			}
-		}
-		return cand
-	}
-	return acts
+			fp, _ := cs.next(v, sum, wakeTerm, a.p, a.e, a.msg, st)
+			return !x.closes(nil, fp, d)
+		})
+	cs.cand = buf
+	return chosen
 }

@@ -24,44 +24,15 @@ import (
 // parChunk is the number of states in a chunk (tests use smaller ones).
 const parChunk = 128
 
-// expansion is what a worker made of one chunk.
-type expansion struct {
-	buf   []byte      // the successors' encodings, back to back
-	cands []candidate // in state order, then action order
-	ncand []int32     // per state of the chunk, its number of candidates
-	// err is the first failed step of the chunk, if any: candidates stop
-	// there.
-	err    *StepError
-	errAct Action
-	ready  chan struct{}
-}
 
-// candidate is one successor of a state of the chunk.
-type candidate struct {
-	off, end int32 // its encoding in buf
-	fp       uint64
-	k        int32 // the action's number in the state's enabled list
-	same     bool  // the state has its parent's decisions and is not terminal
-}
 
-// expander is a worker's private storage: its own copy of the transition
-// system (the outbox and the step memo are per worker) and scratch.
-type expander struct {
-	sy   System
-	memo stepMemo
-	sc   scratch
-	cur  State
-	msgs []spec.Message
-	lay  layout
-	acts []Action
-	hit  int // the chunk of x.kview that held the last state expanded
-}
 
 // runParallel runs breadth-first search from the initial state, already
 // added and checked, with x.par workers. It reports whether the search
 // ended early (a violation or a stop, in r); otherwise the graph is
 // complete.
-func (x *searcher) runParallel(sy *System, r *configResult) bool {
+func (x *searcher) runParallel(r *configResult) bool {
+	sy := x.sy
 	window := 4 * x.par // chunks expanded ahead of the searcher
 	size := int32(parChunk)
 	if x.opts.chunk > 0 {
@@ -100,15 +71,15 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 			}
 			first := lo + int32(c)*size
 			out := x.ring[c%window]
-			e.expandChunk(x, first, min(first+size, hi), out)
+			e.expandChunk(x, first, min(first+size, hi), d, out)
 			out.ready <- struct{}{}
 			return true
 		}
 		for _, e := range x.exps[:x.par] {
-			e.sy = *sy
-			e.sy.out = spec.Outbox{}
-			e.sy.memo = &e.memo
-			e.hit = 0
+			e.own = *sy
+			e.own.out = spec.Outbox{}
+			e.own.memo = &e.memo
+			e.sy, e.hit = &e.own, 0
 		}
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
@@ -183,87 +154,32 @@ func (x *searcher) runParallel(sy *System, r *configResult) bool {
 	return false
 }
 
-// expandChunk expands states first to end into out.
-func (e *expander) expandChunk(x *searcher, first, end int32, out *expansion) {
-	sy := &e.sy
-	out.buf, out.cands, out.ncand, out.err = out.buf[:0], out.cands[:0], out.ncand[:0], nil
-	n, k := sy.N(), len(sy.Config.Topology.Edges)
-	for i := first; i < end; i++ {
+
+
+// expandChunk expands states first to end, at depth d, into out.
+func (e *expander) expandChunk(x *searcher, first, end, d int32, out *expansion) {
+	out.reset()
+	for i := first; i < end && out.err == nil; i++ {
 		if !x.kview[e.hit].holds(i) {
 			e.hit = findIn(x.kview, i)
 		}
-		p := x.kview[e.hit].get(i)
-		e.lay.headsOnly = sy.splices()
-		e.msgs = decodeInto(&e.cur, e.msgs, p, n, k, &e.lay)
-		e.acts = sy.Enabled(&e.cur, e.acts[:0])
-		inFlight := e.lay.inFlight()
-		for ai, a := range e.acts {
-			off := int32(len(out.buf))
-			var err *StepError
-			same := false
-			if sy.splices() {
-				out.buf, err = sy.spliceStep(out.buf, &e.sc, p, &e.lay, &e.cur, a)
-				same = err == nil && sy.sameAsParent(&e.cur, inFlight, a, e.sc.same, len(e.sc.outs))
-			} else { // bag channels: build the successor and encode it
-				var t State
-				if t, _, err = sy.applyInto(&e.cur, a, &e.sc); err == nil {
-					out.buf = t.Encode(out.buf)
-				}
-			}
-			if err != nil {
-				out.buf = out.buf[:off]
-				out.err, out.errAct = err, a
-				out.ncand = append(out.ncand, int32(ai))
-				return
-			}
-			out.cands = append(out.cands, candidate{off: off, end: int32(len(out.buf)),
-				fp: fingerprint(out.buf[off:]), k: int32(ai), same: same})
-		}
-		out.ncand = append(out.ncand, int32(len(e.acts)))
+		e.expand(x, d, x.kview[e.hit].get(i), out)
 	}
 }
 
-// takeChunk takes the candidates of states first to end (at depth d) as
-// the sequential search takes successors; it reports whether the search
-// ended (a violation or a stop, in r).
+// takeChunk takes the successors of states first to end, at depth d, as
+// the sequential search takes them; it reports whether the search ended
+// (a violation or a stop, in r).
 func (x *searcher) takeChunk(first, end, d int32, out *expansion, r *configResult) bool {
 	if x.memLimit > 0 && x.memBytes() > x.memLimit {
 		r.stopped = errMemory
 		return true
 	}
 	c := 0
-	for s, i := 0, first; i < end; s, i = s+1, i+1 {
-		if s == len(out.ncand) {
-			break // past a failed step
-		}
-		x.beginEdges(i)
-		for range out.ncand[s] {
-			cd := out.cands[c]
-			c++
-			r.transitions++
-			enc := out.buf[cd.off:cd.end]
-			j, fresh := x.addFingerprinted(enc, cd.fp, i, int(cd.k), d+1)
-			x.addEdge(j)
-			if !fresh {
-				x.noteDuplicate(j, d)
-				continue
-			}
-			r.states++
-			r.maxDepth = max(r.maxDepth, int(d)+1)
-			if *x.budget--; *x.budget < 0 {
-				r.stopped = errStateLimit
-				return true
-			}
-			if v := x.checkNew(j, enc, cd.same, r); v != nil {
-				r.violation = v
-				return true
-			}
-		}
-		if s == len(out.ncand)-1 && out.err != nil {
-			r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
+	for s, i := 0, first; i < end && s < len(out.ncand); s, i = s+1, i+1 {
+		if x.takeState(i, d, s, out, &c, r) != goOn {
 			return true
 		}
-		x.endEdges(i)
 	}
 	return false
 }

@@ -45,245 +45,97 @@ type configResult struct {
 	stopped                        error // why the search stopped early, if it did
 }
 
-// searcher explores one configuration at a time, reusing its buffers.
+// searcher explores one configuration at a time, reusing its storage
+// from one to the next. Its parts: the graph it records (record.go), the
+// records of the states still to expand (kept), the visited set (seen),
+// the store that holds and expands states (st: byte encodings or
+// collapsed vectors), and scratch. Which store, visited set and driver a
+// configuration gets is decided in one place, plan (plan.go).
 type searcher struct {
 	sy   *System
 	opts Options // a copy: compareRelabelled changes it
-
-	// Per discovered state, by index in discovery order: the state it was
-	// first reached from, the number of that action in the parent's
-	// System.Enabled list (traces are rebuilt by replaying these), its
-	// depth, and where its outgoing edges are (estart[i] to eend[i]).
-	parent, estart pages[int32]
-	act            pages[uint16]
-	actBig         map[int32]int32 // action numbers of 65535 and more
-	// Breadth-first search expands states in the order it finds them, so
-	// a state's depth follows from where each level starts (levels), and
-	// its edges end where the next state's start. Depth-first search
-	// records both (depth, eend).
-	bfs    bool
-	levels []int32
-	// layered: every edge found so far goes from a depth to the next, so
-	// every path to a state has its depth as length (no cycle, and the
-	// longest path is the shortest).
-	layered     bool
-	depth, eend pages[int32]
-	// The edges (edges.go): blocks of varints, and the block being
-	// written.
-	ebytes    pages[byte]
-	block     []int32
-	edgeCount int64
-	wfirst    pages[int32] // with Options.Costs
-	kept      window       // encodings of the states still to expand
-	// keepStates keeps every state's encoding in breadth-first search too
+	plan plan
+	graph
+	kept window // the records of the states still to expand (all, depth-first)
+	// keepStates keeps every state's record in breadth-first search too
 	// (tests that walk the whole graph afterwards).
 	keepStates bool
-
-	seenFP fpSet
-	seenEx map[string]int32
+	seen       visited
+	fps        fingerprints // the visited sets seen may be
+	exact      exactStates
+	st         store // bytes or cz
+	bytes      byteStore
+	cz         collapsedStore
+	exp        expansion // the sequential search's successors
+	stack      []int32   // depth-first search's frontier
 	// memLimit is this searcher's share of Options.Memory (0: none);
 	// cache is its state cache, built when a search first needs it.
 	memLimit int64
 	cache    *ristretto.Cache[uint64, memo]
-	// weights[k*len(opts.Costs)+c] is cost c of the k-th edge's sends.
-	weights pages[int64]
-	memo    stepMemo
-	// par is the number of workers expanding this searcher's
-	// configurations (parallel.go); exps and ring are their storage.
+	memo     stepMemo
+	// par is the number of workers that may expand one configuration
+	// (parallel.go); exps and ring are their storage.
 	par   int
 	exps  []*expander
 	ring  []*expansion
 	kview []chunk // the chunks of the level the workers expand
-	// ample's spliced successors (probe), and what it needs to splice.
-	abuf    []byte
-	aprobes []probe
-	alean   struct {
-		on       bool
-		penc     []byte
-		lay      *layout
-		inFlight int
-	}
-	tcur State
-	lay  layout // of the state being expanded
-	sc   scratch
-	cur  State          // the state being expanded
-	msgs []spec.Message // its channels' storage
+	u     uniformScratch
+	tcur  State // a new state's local states, for its checks
+	decs  []spec.Decision
 
-	expand []Action
-	// The uniformity check's own storage.
-	ucur, urot, uperm State
-	umsgs             []spec.Message
-	uheads            State // urot decoded with its channel heads only
-	uhmsgs            []spec.Message
-	uenc              []byte
-	ulay              layout
-	uacts             []Action
-	usc               scratch
-	uprints           [2][]uint64
-	ufailed           bool // a step failed in the uniformity check (uniform)
-	probe             []byte
-	enc               []byte // the encoding of the state being added
-	cand              []Action
-	decs              []spec.Decision
-	checker           *invariants.Checker
-	lastSys           *System // the last system built, whose tables system reuses
+	checker  *invariants.Checker
+	lastSys  *System // the last system built, whose tables system reuses
+	budget   *int64
+	reduce   bool // partial-order reduction (ample.go)
+	ctx      context.Context
+	progress func(states int64, depth int)
+}
 
-	// The collapsed search (collapse.go): its tables, whether the
-	// current configuration uses it, and scratch vectors.
-	cz             collapser
-	collapsed      bool
-	czv, czw, czu  []uint32
-	czEnc          []byte
-	czEdgeTo       []int
-	czChg          []czChange
-	czSends        []spec.Send
-	czUActs        []czAct // czSuccessorPrints' actions
-	czSucc         []czSucc
-	czSink         uint64 // what fpSet.peek read
-	noEdges        bool   // the collapsed search records no edges (runCollapsed)
-	czInit         [][]byte
-	czActs, czCand []czAct
-	eblock         []byte  // endEdges' scratch
-	czEdgeMaps     [][]int // per symmetry, where it sends each channel (czUniform)
-	czInPort       []spec.Port
-	czr, czp       []uint32 // czUniform's vectors
-	budget         *int64
-	reduce         bool // partial-order reduction (see ample)
-	ctx            context.Context
-	progress       func(states int64, depth int)
+// uniformScratch is the uniformity check's own storage.
+type uniformScratch struct {
+	cur, rot, perm State
+	msgs           []spec.Message
+	heads          State // rot decoded with its channel heads only
+	hmsgs          []spec.Message
+	enc            []byte
+	lay            layout
+	acts           []Action
+	sc             scratch
+	prints         [2][]uint64
+	failed         bool // a step failed in the check (uniform)
+	probe          []byte
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
-	return &searcher{opts: opts, budget: budget, ctx: ctx}
+	x := &searcher{opts: opts, budget: budget, ctx: ctx, exact: exactStates{}}
+	x.bytes.x, x.cz.x = x, x
+	return x
 }
 
-func (x *searcher) reset(sy *System) {
-	x.sy = sy
-	x.collapsed, x.noEdges = false, false
-	x.czEdgeMaps = x.czEdgeMaps[:0]
-	for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
-		p.reset()
-	}
-	x.ebytes.reset()
-	x.edgeCount = 0
-	x.act.reset()
-	clear(x.actBig)
-	x.bfs = x.opts.Search == BFS
-	x.layered = x.bfs
-	x.levels = x.levels[:0]
-	x.weights.reset()
+// reset readies the searcher for sy's configuration as p says.
+func (x *searcher) reset(sy *System, p plan) {
+	x.sy, x.plan = sy, p
+	x.graph.reset(x.opts.Search == BFS, !p.edges, len(x.opts.Costs))
 	x.kept.reset(x.opts.Search == DFS || x.keepStates)
-	if x.opts.Exact {
-		x.seenEx = make(map[string]int32)
-	} else {
-		x.seenFP.reset()
+	x.st, x.bytes.self.sy = &x.bytes, sy
+	if p.collapsed {
+		x.st = &x.cz
 	}
+	x.seen = &x.fps
+	if x.opts.Exact {
+		x.seen = x.exact
+	}
+	x.seen.reset()
 	x.checker = invariants.NewChecker(sy.Info, sy.Config)
 }
 
-// state decodes state i, whose encoding must still be kept.
+// encoding returns the canonical encoding of state i, whose record must
+// still be kept (valid until the next call).
+func (x *searcher) encoding(i int32) []byte { return x.st.encoding(x.kept.get(i)) }
+
+// state decodes state i, whose record must still be kept.
 func (x *searcher) state(i int32) State {
 	return DecodeState(x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
-}
-
-// states is the number of states found.
-func (x *searcher) states() int32 { return int32(x.parent.len()) }
-
-// add records s (reached from parent by its k-th enabled action) unless it
-// was seen; it returns the state's index and whether it is new.
-func (x *searcher) add(s *State, parent int32, k int, depth int32) (int32, bool) {
-	x.enc = s.Encode(x.enc[:0])
-	return x.addEncoded(x.enc, parent, k, depth)
-}
-
-// addEncoded is add given the state's encoding.
-func (x *searcher) addEncoded(enc []byte, parent int32, k int, depth int32) (int32, bool) {
-	fp := uint64(0)
-	if !x.opts.Exact {
-		fp = fingerprint(enc)
-	}
-	return x.addFingerprinted(enc, fp, parent, k, depth)
-}
-
-// addFingerprinted is add given the state's encoding and its fingerprint
-// (unused with Options.Exact).
-func (x *searcher) addFingerprinted(enc []byte, fp uint64, parent int32, k int, depth int32) (int32, bool) {
-	next := x.states()
-	if x.opts.Exact {
-		if i, ok := x.seenEx[string(enc)]; ok {
-			return i, false
-		}
-		x.seenEx[string(enc)] = next
-	} else if i, ok := x.seenFP.put(fp, next); ok {
-		return i, false
-	}
-	x.record(enc, parent, k, depth)
-	return next, true
-}
-
-// record stores a new state's record (encoding, parent, action number,
-// depth) as the next state's; its fingerprint is already in the set.
-func (x *searcher) record(enc []byte, parent int32, k int, depth int32) {
-	x.kept.add(enc)
-	x.recordRest(parent, k, depth)
-}
-
-// recordRest is record but for the encoding, which the caller has added.
-func (x *searcher) recordRest(parent int32, k int, depth int32) {
-	next := x.states()
-	x.parent.push(parent)
-	if k >= 65535 {
-		if x.actBig == nil {
-			x.actBig = map[int32]int32{}
-		}
-		x.actBig[next] = int32(k)
-		k = 65535
-	}
-	x.act.push(uint16(k))
-	if !x.noEdges {
-		x.estart.push(0)
-	}
-	if x.weighted() {
-		x.wfirst.push(0)
-	}
-	if x.bfs {
-		if int(depth) == len(x.levels) {
-			x.levels = append(x.levels, next)
-		}
-	} else {
-		x.depth.push(depth)
-		x.eend.push(0)
-	}
-}
-
-// actionOf is the number, in its parent's enabled list, of the action
-// that first reached state i.
-func (x *searcher) actionOf(i int32) int32 {
-	if k := x.act.at(i); k < 65535 {
-		return int32(k)
-	}
-	return x.actBig[i]
-}
-
-// depthOf is the depth at which state i was found.
-func (x *searcher) depthOf(i int32) int32 {
-	if !x.bfs {
-		return x.depth.at(i)
-	}
-	d, _ := slices.BinarySearch(x.levels, i+1)
-	return int32(d) - 1
-}
-
-// edgesOf returns the range of state i's outgoing edges; i must have been
-// expanded.
-func (x *searcher) edgesOf(i int32) (int32, int32) {
-	switch {
-	case !x.bfs:
-		return x.estart.at(i), x.eend.at(i)
-	case i+1 < x.states():
-		return x.estart.at(i), x.estart.at(i + 1)
-	}
-	return x.estart.at(i), int32(x.ebytes.len())
 }
 
 // found returns the violation of prop at state i, with the trace that
@@ -381,36 +233,18 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 	return x.checkUniform(i, r)
 }
 
-// addWeights records the costs (Options.Costs) of a step's sends.
-func (x *searcher) addWeights(sends []spec.Send) {
-	for _, c := range x.opts.Costs {
-		w := int64(0)
-		for _, snd := range sends {
-			w += c.Of(snd.Msg)
-		}
-		x.weights.push(w)
-	}
-}
 
-// noteDuplicate records an edge of the state being expanded, at depth d,
-// to state j, found before: unless j is at depth d+1, the graph is not
-// layered.
-func (x *searcher) noteDuplicate(j, d int32) {
-	if x.bfs && (len(x.levels) <= int(d)+1 || j < x.levels[d+1]) {
-		x.layered = false
-	}
-}
 
 // checkNew runs the state properties on new state i, encoded as enc, whose
 // step changed no decision of the state it was reached from and left
 // something enabled (same), or not. A state like its parent passes the
 // properties of decisions its parent passed, and is not terminal, so only
 // the uniformity sample remains: most new states need not be decoded.
-func (x *searcher) checkNew(i int32, enc []byte, same bool, r *configResult) *Violation {
+func (x *searcher) checkNew(i int32, rec []byte, same bool, r *configResult) *Violation {
 	if same {
 		return x.checkUniform(i, r)
 	}
-	inFlight := decodeLocals(&x.tcur, enc, x.sy.N(), len(x.sy.Config.Topology.Edges))
+	inFlight := x.st.view(rec, &x.tcur)
 	return x.checkView(i, &x.tcur, inFlight, r)
 }
 
@@ -435,17 +269,9 @@ func (sy *System) sameAsParent(s *State, inFlight int, a Action, keeps bool, sen
 func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 {
 		r.uniformChecked++
-		var ok bool
-		if x.collapsed {
-			ok = x.czUniform(i)
-		} else {
-			// s may be scratch storage that the check's own steps would reuse.
-			x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
-			ok = x.uniform(&x.ucur)
-		}
-		if !ok {
-			x.umsgs = decodeInto(&x.ucur, x.umsgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
-			s := &x.ucur
+		if !x.st.uniform(x.kept.get(i)) {
+			x.u.msgs = decodeInto(&x.u.cur, x.u.msgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+			s := &x.u.cur
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
 				if err := x.sy.CheckPurity(s, a); err != nil {
@@ -469,16 +295,16 @@ func (x *searcher) violation(prop, detail string, t []Action) *Violation {
 // passes, and the search, which takes the same steps from s, reports the
 // failure under its own name.
 func (x *searcher) uniform(s *State) bool {
-	x.ufailed = false
+	x.u.failed = false
 	for _, p := range x.sy.Config.Topology.Symmetries {
-		x.uprints[0] = x.successorPrints(x.uprints[0][:0], s, &p)
-		x.sy.permuteInto(&x.urot, s, p)
+		x.u.prints[0] = x.successorPrints(x.u.prints[0][:0], s, &p)
+		x.sy.permuteInto(&x.u.rot, s, p)
 		if x.sy.splices() {
-			x.uprints[1] = x.splicedPrints(x.uprints[1][:0], &x.urot)
+			x.u.prints[1] = x.splicedPrints(x.u.prints[1][:0], &x.u.rot)
 		} else {
-			x.uprints[1] = x.successorPrints(x.uprints[1][:0], &x.urot, nil)
+			x.u.prints[1] = x.successorPrints(x.u.prints[1][:0], &x.u.rot, nil)
 		}
-		if !x.ufailed && !slices.Equal(x.uprints[0], x.uprints[1]) {
+		if !x.u.failed && !slices.Equal(x.u.prints[0], x.u.prints[1]) {
 			return false
 		}
 	}
@@ -488,19 +314,19 @@ func (x *searcher) uniform(s *State) bool {
 // successorPrints appends to dst the fingerprints of the successors of s,
 // each permuted by p if p is not nil, and sorts them.
 func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint64 {
-	x.uacts = x.sy.Enabled(s, x.uacts[:0])
-	for _, a := range x.uacts {
-		t, _, err := x.sy.applyInto(s, a, &x.usc)
+	x.u.acts = x.sy.Enabled(s, x.u.acts[:0])
+	for _, a := range x.u.acts {
+		t, _, err := x.sy.applyInto(s, a, &x.u.sc)
 		if err != nil {
-			dst, x.ufailed = append(dst, 0), true
+			dst, x.u.failed = append(dst, 0), true
 			continue
 		}
 		if p != nil {
-			x.sy.permuteInto(&x.uperm, &t, *p)
-			t = x.uperm
+			x.sy.permuteInto(&x.u.perm, &t, *p)
+			t = x.u.perm
 		}
-		x.probe = t.Encode(x.probe[:0])
-		dst = append(dst, fingerprint(x.probe))
+		x.u.probe = t.Encode(x.u.probe[:0])
+		dst = append(dst, fingerprint(x.u.probe))
 	}
 	slices.Sort(dst)
 	return dst
@@ -511,155 +337,23 @@ func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint6
 // successor's encoding is spliced from it, as the search itself does.
 func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 	sy := x.sy
-	x.uenc = s.Encode(x.uenc[:0])
-	x.ulay.headsOnly = true
-	x.uhmsgs = decodeInto(&x.uheads, x.uhmsgs, x.uenc, sy.N(), len(sy.Config.Topology.Edges), &x.ulay)
-	x.uacts = sy.Enabled(&x.uheads, x.uacts[:0])
-	for _, a := range x.uacts {
+	x.u.enc = s.Encode(x.u.enc[:0])
+	x.u.lay.headsOnly = true
+	x.u.hmsgs = decodeInto(&x.u.heads, x.u.hmsgs, x.u.enc, sy.N(), len(sy.Config.Topology.Edges), &x.u.lay)
+	x.u.acts = sy.Enabled(&x.u.heads, x.u.acts[:0])
+	for _, a := range x.u.acts {
 		var err *StepError
-		x.probe, err = sy.spliceStep(x.probe[:0], &x.usc, x.uenc, &x.ulay, &x.uheads, a)
+		x.u.probe, err = sy.spliceStep(x.u.probe[:0], &x.u.sc, x.u.enc, &x.u.lay, &x.u.heads, a)
 		if err != nil {
-			dst, x.ufailed = append(dst, 0), true
+			dst, x.u.failed = append(dst, 0), true
 			continue
 		}
-		dst = append(dst, fingerprint(x.probe))
+		dst = append(dst, fingerprint(x.u.probe))
 	}
 	slices.Sort(dst)
 	return dst
 }
 
-// run explores the configuration of sy completely, or until a violation,
-// the state budget or the context stops it.
-func (x *searcher) run(sy *System) configResult {
-	x.reset(sy)
-	r := configResult{minMsg: -1, minTime: -1}
-	if x.collapsible(sy) {
-		x.runCollapsed(sy, &r)
-		return r
-	}
-	init := sy.Initial()
-	x.add(&init, -1, 0, 0)
-	r.states = 1
-	if v := x.check(0, &init, &r); v != nil {
-		r.violation = v
-		return r
-	}
-	if x.par > 1 && x.bfs && !x.reduce && len(x.opts.Costs) == 0 && !sy.Clocks {
-		if x.runParallel(sy, &r) {
-			return r
-		}
-		x.kept.trim()
-		x.analyse(&r)
-		return r
-	}
-	stack := []int32{0} // DFS only; BFS walks indices in discovery order
-	for next := int32(0); ; {
-		var i int32
-		if x.opts.Search == DFS {
-			if len(stack) == 0 {
-				break
-			}
-			i, stack = stack[len(stack)-1], stack[:len(stack)-1]
-		} else {
-			if next == x.states() {
-				break
-			}
-			i, next = next, next+1
-			x.kept.expanding(i)
-		}
-		if x.interrupted(i, &r) {
-			return r
-		}
-		d := x.depthOf(i)
-		penc := x.kept.get(i)
-		lean := sy.splices()
-		// Lean expansion reads only channel heads, and so does ample when it
-		// splices (not when edges carry costs: it then builds successors).
-		x.lay.headsOnly = lean && !(x.reduce && x.weighted())
-		x.msgs = decodeInto(&x.cur, x.msgs, penc, sy.N(), len(sy.Config.Topology.Edges), &x.lay)
-		s := &x.cur
-		inFlight := x.lay.inFlight()
-		// check, called below, reuses x.acts: keep this state's own list.
-		x.expand = sy.Enabled(s, x.expand[:0])
-		acts := x.expand
-		x.aprobes = x.aprobes[:0]
-		if x.reduce && len(acts) > 1 {
-			x.alean.on, x.alean.penc, x.alean.lay, x.alean.inFlight = lean && !x.weighted(), penc, &x.lay, inFlight
-			acts = x.ample(s, acts, func(enc []byte) bool {
-				j, seen := x.lookup(enc)
-				return seen && x.depthOf(j) <= d
-			})
-			x.alean.on = false
-		}
-		x.beginEdges(i)
-		for ai, a := range acts {
-			k := ai // a's number in the enabled list, which traces replay
-			if len(acts) != len(x.expand) {
-				k = slices.Index(x.expand, a)
-			}
-			// Lean: splice the successor's encoding without building it,
-			// and decode a new state's local states only, for its checks.
-			var t State
-			var err *StepError
-			same := false
-			switch {
-			case len(x.aprobes) == len(acts): // ample spliced these already
-				pr := x.aprobes[ai]
-				x.enc, same = append(x.enc[:0], x.abuf[pr.off:pr.end]...), pr.same
-			case lean:
-				x.enc, err = sy.spliceStep(x.enc[:0], &x.sc, penc, &x.lay, s, a)
-				same = err == nil && sy.sameAsParent(s, inFlight, a, x.sc.same, len(x.sc.outs))
-				if err == nil {
-					x.addWeights(x.sc.sends)
-				}
-			default: // bag channels or clocks: build the successor, encode it
-				var sends []spec.Send
-				if t, sends, err = sy.applyInto(s, a, &x.sc); err == nil {
-					x.addWeights(sends)
-					x.enc = t.Encode(x.enc[:0])
-				}
-			}
-			if err != nil {
-				r.violation = x.found(err.Property, err.Detail, i, a)
-				return r
-			}
-			r.transitions++
-			j, fresh := x.addEncoded(x.enc, i, k, d+1)
-			x.addEdge(j)
-			if !fresh {
-				x.noteDuplicate(j, d)
-				continue
-			}
-			r.states++
-			if int(d)+1 > r.maxDepth {
-				r.maxDepth = int(d) + 1
-			}
-			if *x.budget--; *x.budget < 0 {
-				r.stopped = errStateLimit
-				return r
-			}
-			var v *Violation
-			if lean {
-				v = x.checkNew(j, x.kept.get(j), same, &r)
-			} else {
-				v = x.check(j, &t, &r)
-			}
-			if v != nil {
-				r.violation = v
-				return r
-			}
-			if !x.bfs {
-				stack = append(stack, j)
-			}
-		}
-		x.endEdges(i)
-	}
-	if !x.keepStates {
-		x.kept.trim()
-	}
-	x.analyse(&r)
-	return r
-}
 
 var errStateLimit = fmt.Errorf("state limit reached")
 
@@ -683,117 +377,11 @@ func (x *searcher) interrupted(i int32, r *configResult) bool {
 	return false
 }
 
-// ample returns a subset of the enabled actions acts of s
-// whose exploration alone preserves every property elcheck checks
-// (docs/reduction.md), or acts itself. It is the enabled actions of the
-// first process p, by position, such that
-//
-//   - no other process can enable or disable an action of p before p
-//     moves (C1): p's wake-up is pending, or the channels are FIFO and
-//     every channel into p holds a message, so others only append behind
-//     the messages p is offered;
-//   - none of them changes p's decision (C2, invisibility), so every
-//     sequence of decision vectors of the full graph is kept;
-//   - none of them leads to a state closing (C3, the cycle proviso): in
-//     breadth-first search a state already found at a depth no greater
-//     than s's (every cycle has such an edge), in depth-first search a
-//     state on the stack; so every cycle has a fully expanded state.
-//
-// Steps of different processes commute: a step reads and writes only its
-// process's local state, pops one of its in-channels and appends to its
-// out-channels.
-func (x *searcher) ample(s *State, acts []Action, closes func(enc []byte) bool) []Action {
-	sy := x.sy
-	for p := range sy.N() {
-		x.cand = x.cand[:0]
-		for _, a := range acts {
-			if a.Proc == p {
-				x.cand = append(x.cand, a)
-			}
-		}
-		cand := x.cand
-		if len(cand) == 0 {
-			continue
-		}
-		if len(cand) == len(acts) {
-			break // p alone is enabled: nothing to reduce
-		}
-		if !s.Wake.Has(p) && !x.inputsFull(s, p) {
-			continue
-		}
-		before := sy.Machine.Decision(s.Locals[p])
-		ok := true
-		x.abuf, x.aprobes = x.abuf[:0], x.aprobes[:0]
-		for _, a := range cand {
-			if x.alean.on {
-				// Splice the successor as the search would, and keep it:
-				// if p's steps are the ample set, the search takes them
-				// from here instead of stepping again.
-				off := len(x.abuf)
-				var err *StepError
-				x.abuf, err = sy.spliceStep(x.abuf, &x.sc, x.alean.penc, x.alean.lay, s, a)
-				if err != nil || sy.Machine.Decision(x.sc.local) != before {
-					ok = false
-					break
-				}
-				x.aprobes = append(x.aprobes, probe{off, len(x.abuf), sy.sameAsParent(s, x.alean.inFlight, a, x.sc.same, len(x.sc.outs))})
-				if closes(x.abuf[off:]) {
-					ok = false
-					break
-				}
-				continue
-			}
-			t, _, err := sy.applyInto(s, a, &x.sc)
-			if err != nil || sy.Machine.Decision(t.Locals[p]) != before {
-				ok = false
-				break
-			}
-			x.probe = t.Encode(x.probe[:0])
-			if closes(x.probe) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return cand
-		}
-	}
-	x.aprobes = x.aprobes[:0]
-	return acts
-}
 
-// probe is a successor ample spliced: its encoding in searcher.abuf, and
-// whether it is like its parent (checkNew).
-type probe struct {
-	off, end int
-	same     bool
-}
 
-// inputsFull reports whether, on FIFO channels, every channel into p holds
-// a message: then what p is offered cannot change until p moves.
-func (x *searcher) inputsFull(s *State, p int) bool {
-	if x.sy.Config.Channels != spec.FIFO {
-		return false
-	}
-	for e, ed := range x.sy.Config.Topology.Edges {
-		if ed.To.Node == p && len(s.Chans[e]) == 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // lookup finds a state by its encoding without adding it.
-func (x *searcher) lookup(enc []byte) (int32, bool) {
-	if x.opts.Exact {
-		i, ok := x.seenEx[string(enc)]
-		return i, ok
-	}
-	if x.collapsed {
-		return x.seenFP.get(x.collapsedPrint(enc))
-	}
-	return x.seenFP.get(fingerprint(enc))
-}
+func (x *searcher) lookup(enc []byte) (int32, bool) { return x.seen.get(enc, x.st.print(enc)) }
 
 // system builds the transition system of cfg as the options ask.
 func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
@@ -802,7 +390,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 		sameSlice(p.Config.Topology.Ports, cfg.Topology.Ports) {
 		// The configurations of a sweep share their topology: so can
 		// their systems' port tables (a searcher checks one machine).
-		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge}
+		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge, inEdges: p.inEdges}
 	} else {
 		sy = NewSystem(m, cfg)
 	}
@@ -823,8 +411,8 @@ func sameSlice[T any](a, b []T) bool {
 // the graph.
 func (x *searcher) memBytes() int64 {
 	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
-	return x.kept.bytes() + int64(x.states())*perState + x.seenFP.bytes() + x.cz.size +
-		int64(x.ebytes.len()) + int64(x.weights.len())*8 + int64(len(x.seenEx))*64
+	return x.kept.bytes() + int64(x.states())*perState + x.seen.bytes() + x.st.bytes() +
+		int64(x.ebytes.len()) + int64(x.weights.len())*8
 }
 
 // search explores one configuration breadth- or depth-first, and again
@@ -852,14 +440,9 @@ func (x *searcher) searchOnce(sy *System) configResult {
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the cache takes its
 		// share.
-		for _, p := range []*pages[int32]{&x.parent, &x.depth, &x.estart, &x.eend, &x.wfirst} {
-			p.free()
-		}
-		x.ebytes.free()
-		x.act.free()
-		x.weights.free()
+		x.graph.free()
 		x.kept = window{}
-		x.seenFP, x.seenEx = fpSet{}, nil
+		x.fps, x.exact = fingerprints{}, exactStates{}
 		r = x.runCached(sy)
 	}
 	return r

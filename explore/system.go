@@ -19,8 +19,10 @@ type System struct {
 	Machine spec.Machine
 	Info    spec.Info
 	Config  spec.Config
-	// outEdge[i][p] is the channel process i's port p sends on.
+	// outEdge[i][p] is the channel process i's port p sends on, and
+	// inEdges[i] the channels into process i.
 	outEdge [][]int
+	inEdges [][]int
 	out     spec.Outbox
 	// Clocks makes states carry causal clocks (State.Clocks).
 	Clocks bool
@@ -35,12 +37,13 @@ type System struct {
 // NewSystem prepares the transition system of m in cfg.
 func NewSystem(m spec.Machine, cfg spec.Config) *System {
 	top := cfg.Topology
-	sy := &System{Machine: m, Info: m.Info(), Config: cfg, outEdge: make([][]int, top.N)}
+	sy := &System{Machine: m, Info: m.Info(), Config: cfg, outEdge: make([][]int, top.N), inEdges: make([][]int, top.N)}
 	for i := range top.N {
 		sy.outEdge[i] = make([]int, top.Ports[i])
 	}
 	for e, ed := range top.Edges {
 		sy.outEdge[ed.From.Node][ed.From.Port] = e
+		sy.inEdges[ed.To.Node] = append(sy.inEdges[ed.To.Node], e)
 	}
 	return sy
 }

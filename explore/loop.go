@@ -1,0 +1,237 @@
+package explore
+
+import "github.com/elcheck/elcheck/spec"
+
+// The search loop, written once: a state is taken from the frontier (the
+// next index breadth-first, the stack depth-first), its store expands it
+// into successors, and takeState takes them one by one: count the
+// transition, insert into the visited set, record the edge, handle a
+// duplicate, spend the budget, check the new state. The sequential search
+// expands one state at a time; the parallel driver (parallel.go) has
+// workers expand chunks of a level ahead and takes them with the same
+// takeState.
+
+// store keeps the states of one search in a representation of its own and
+// expands them. It is where the byte encodings (byteStore) and the
+// collapsed vectors (collapsedStore) differ; the semantics are System's.
+type store interface {
+	// begin prepares for sy's configuration and returns the initial
+	// state's record and fingerprint, and the initial state.
+	begin(sy *System) (rec []byte, fp uint64, init State)
+	// expand appends to out the successors of state i, at depth d, whose
+	// record is rec, in the order of its enabled actions, stopping at the
+	// first step that fails (out.err).
+	expand(i, d int32, rec []byte, out *expansion)
+	// view decodes the wake-ups and local states of a record into s (what
+	// the properties read; clocks too, if the states carry them) and
+	// returns the number of messages in flight.
+	view(rec []byte, s *State) int
+	// encoding returns the canonical encoding (State.Encode) of a record,
+	// valid until the next call.
+	encoding(rec []byte) []byte
+	// print is the visited-set fingerprint of the state encoded as enc.
+	print(enc []byte) uint64
+	// uniform runs the uniformity self-check on the state of a record.
+	uniform(rec []byte) bool
+	// bytes is what the store's own tables hold.
+	bytes() int64
+}
+
+// expansion is the successors of one or more states, as a store's expand
+// (or a worker, parallel.go) writes them.
+type expansion struct {
+	buf     []byte      // the successors' records, back to back
+	cands   []candidate // in state order, then action order
+	ncand   []int32     // per state, its number of candidates
+	weights []int64     // per candidate, its sends' costs (Options.Costs)
+	// err is the first failed step, if any: candidates stop there.
+	err    *StepError
+	errAct Action
+	// stop, if set, ends the search (a store's own limit).
+	stop  error
+	ready chan struct{}
+}
+
+// candidate is one successor.
+type candidate struct {
+	off, end int32  // its record in buf
+	fp       uint64 // its fingerprint (0 with Options.Exact)
+	k        int32  // the action's number in the state's enabled list
+	same     bool   // it has its parent's decisions and is not terminal
+}
+
+// reset empties the expansion, keeping its storage.
+func (out *expansion) reset() {
+	out.buf, out.cands, out.ncand, out.weights = out.buf[:0], out.cands[:0], out.ncand[:0], out.weights[:0]
+	out.err, out.stop = nil, nil
+}
+
+// add appends the candidate whose record was appended to buf from off.
+func (out *expansion) add(off int, fp uint64, k int, same bool) {
+	out.cands = append(out.cands, candidate{off: int32(off), end: int32(len(out.buf)), fp: fp, k: int32(k), same: same})
+}
+
+// fail ends the expansion of the current state, of which n successors
+// were added, at the failed step of action a.
+func (out *expansion) fail(n int, err *StepError, a Action) {
+	out.err, out.errAct = err, a
+	out.ncand = append(out.ncand, int32(n))
+}
+
+// addWeights appends the costs of a step's sends.
+func (out *expansion) addWeights(costs []Cost, sends []spec.Send) {
+	for _, c := range costs {
+		w := int64(0)
+		for _, snd := range sends {
+			w += c.Of(snd.Msg)
+		}
+		out.weights = append(out.weights, w)
+	}
+}
+
+// run explores the configuration of sy completely, or until a violation,
+// the state budget or the context stops it.
+func (x *searcher) run(sy *System) configResult {
+	p := x.planFor(sy)
+	budget := *x.budget
+	for {
+		x.reset(sy, p)
+		r := configResult{minMsg: -1, minTime: -1}
+		if x.explore(&r) || p.edges {
+			return r
+		}
+		// Not layered after all: search again, recording edges for the
+		// analyses.
+		*x.budget = budget
+		p.edges = true
+	}
+}
+
+// explore runs the search the searcher was reset for. It returns false if
+// it gave up because the graph is not layered and no edges are recorded.
+func (x *searcher) explore(r *configResult) bool {
+	rec, fp, init := x.st.begin(x.sy)
+	x.seen.put(rec, fp, 0)
+	x.kept.add(rec)
+	x.record(-1, 0, 0)
+	r.states = 1
+	if v := x.check(0, &init, r); v != nil {
+		r.violation = v
+		return true
+	}
+	if x.plan.parallel {
+		if x.runParallel(r) {
+			return true
+		}
+	} else {
+		x.stack = append(x.stack[:0], 0)
+		out := &x.exp
+		for next := int32(0); ; {
+			var i int32
+			if !x.bfs {
+				if len(x.stack) == 0 {
+					break
+				}
+				i, x.stack = x.stack[len(x.stack)-1], x.stack[:len(x.stack)-1]
+			} else {
+				if next == x.states() {
+					break
+				}
+				i, next = next, next+1
+				x.kept.expanding(i)
+			}
+			if x.interrupted(i, r) {
+				return true
+			}
+			d := x.depthOf(i)
+			out.reset()
+			x.st.expand(i, d, x.kept.get(i), out)
+			c := 0
+			switch x.takeState(i, d, 0, out, &c, r) {
+			case stopped:
+				return true
+			case unlayered:
+				return false
+			}
+		}
+	}
+	if !x.keepStates {
+		x.kept.trim()
+	}
+	if x.noEdges {
+		x.layeredResult(r, int64(x.termMin), int64(x.termMax), x.worst)
+	} else {
+		x.analyse(r)
+	}
+	return true
+}
+
+// taken is what takeState did with a state's successors.
+type taken uint8
+
+const (
+	goOn      taken = iota
+	stopped         // a violation or a stop, in the result
+	unlayered       // an edge breaks the layering and no edges are recorded
+)
+
+// takeState takes the successors of state i, at depth d, the s-th state
+// of out, whose candidates start at out.cands[*c].
+func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *configResult) taken {
+	if out.stop != nil {
+		r.stopped = out.stop
+		return stopped
+	}
+	failed := s == len(out.ncand)-1 && out.err != nil
+	if x.noEdges {
+		if out.ncand[s] == 0 && !failed {
+			x.terminalAt(i, d)
+		}
+	} else {
+		x.beginEdges(i)
+	}
+	for range out.ncand[s] {
+		cd := &out.cands[*c]
+		if x.costs > 0 {
+			for _, w := range out.weights[*c*x.costs : (*c+1)*x.costs] {
+				x.weights.push(w)
+			}
+		}
+		*c++
+		r.transitions++
+		rec := out.buf[cd.off:cd.end]
+		j, seen := x.seen.put(rec, cd.fp, x.states())
+		if !x.noEdges {
+			x.addEdge(j)
+		}
+		if seen {
+			if x.noteDuplicate(j, d); x.noEdges && !x.layered {
+				return unlayered
+			}
+			continue
+		}
+		x.kept.add(rec)
+		x.record(i, int(cd.k), d+1)
+		r.states++
+		r.maxDepth = max(r.maxDepth, int(d)+1)
+		if *x.budget--; *x.budget < 0 {
+			r.stopped = errStateLimit
+			return stopped
+		}
+		if v := x.checkNew(j, rec, cd.same, r); v != nil {
+			r.violation = v
+			return stopped
+		}
+		if !x.bfs {
+			x.stack = append(x.stack, j)
+		}
+	}
+	if failed {
+		r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
+		return stopped
+	}
+	if !x.noEdges {
+		x.endEdges(i)
+	}
+	return goOn
+}

@@ -1,0 +1,51 @@
+package explore
+
+// plan is how one configuration is searched: which store holds its
+// states, whether workers share its expansion, and whether edges are
+// recorded from the start. plan decides it, in one place; the table in
+// docs/architecture.md says why each choice is made. (Check decides the
+// rest: how many workers a searcher gets, and search again with state
+// caching when the memory budget runs out: searchOnce.)
+type plan struct {
+	// collapsed: the collapsed store (collapse.go), else byte encodings.
+	collapsed bool
+	// parallel: x.par workers expand each level (parallel.go).
+	parallel bool
+	// edges: record the graph's edges from the start. Without them the
+	// search keeps going while the graph is layered, and starts again
+	// with them at the first edge that is not (run).
+	edges bool
+}
+
+// planFor decides how sy's configuration is searched.
+func (x *searcher) planFor(sy *System) plan {
+	bfs := x.opts.Search == BFS
+	if x.collapsible(sy) {
+		// The fastest on one core, and so faster than two workers sharing
+		// the byte store; layered graphs (most) need no edges.
+		return plan{collapsed: true}
+	}
+	// Workers share a level's expansion where the byte store's successors
+	// need nothing but the parent: no reduction (its cycle proviso reads
+	// the visited set), no costs, no clocks.
+	par := x.par > 1 && bfs && !x.reduce && len(x.opts.Costs) == 0 && !sy.Clocks
+	return plan{parallel: par, edges: true}
+}
+
+// collapsible reports whether the configuration of sy can be searched
+// with collapsed states: breadth-first, without clocks, costs or exact
+// storage, not forced onto another engine by a test, with at most 32
+// processes and with ports that fit a step's key.
+func (x *searcher) collapsible(sy *System) bool {
+	if x.opts.Search != BFS || len(x.opts.Costs) > 0 || sy.Clocks || x.opts.Exact || x.keepStates ||
+		x.opts.par > 0 || x.opts.bytes ||
+		sy.N() > 32 { // the wake-up set is a vector's uint32
+		return false
+	}
+	for _, p := range sy.Config.Topology.Ports {
+		if p > 256 {
+			return false
+		}
+	}
+	return true
+}
