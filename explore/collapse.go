@@ -397,7 +397,6 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 	return dst
 }
 
-
 // collapsedStore is the store of collapsed states: a record is a state's
 // fingerprint sum (8 bytes) and its vector (appendVec). It expands a state
 // by looking its steps up in the collapser's tables (running the protocol
@@ -732,14 +731,6 @@ func (cs *collapsedStore) enabled(acts []czAct, v []uint32) []czAct {
 type czAct struct {
 	p, e, num int
 	msg       uint32
-}
-
-// czSucc is a successor of the state being expanded: its step (an index
-// into collapser.steps), wake-up set and fingerprint sum.
-type czSucc struct {
-	step uint32
-	wake uint32
-	fp   uint64
 }
 
 // stepOf returns process p's step from local state old on the wake-up

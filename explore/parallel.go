@@ -24,9 +24,6 @@ import (
 // parChunk is the number of states in a chunk (tests use smaller ones).
 const parChunk = 128
 
-
-
-
 // runParallel runs breadth-first search from the initial state, already
 // added and checked, with x.par workers. It reports whether the search
 // ended early (a violation or a stop, in r); otherwise the graph is
@@ -153,8 +150,6 @@ func (x *searcher) runParallel(r *configResult) bool {
 	}
 	return false
 }
-
-
 
 // expandChunk expands states first to end, at depth d, into out.
 func (e *expander) expandChunk(x *searcher, first, end, d int32, out *expansion) {

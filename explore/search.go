@@ -233,8 +233,6 @@ func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *
 	return x.checkUniform(i, r)
 }
 
-
-
 // checkNew runs the state properties on new state i, encoded as enc, whose
 // step changed no decision of the state it was reached from and left
 // something enabled (same), or not. A state like its parent passes the
@@ -354,7 +352,6 @@ func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 	return dst
 }
 
-
 var errStateLimit = fmt.Errorf("state limit reached")
 
 // interrupted is called before state i is expanded: now and then it
@@ -376,9 +373,6 @@ func (x *searcher) interrupted(i int32, r *configResult) bool {
 	}
 	return false
 }
-
-
-
 
 // lookup finds a state by its encoding without adding it.
 func (x *searcher) lookup(enc []byte) (int32, bool) { return x.seen.get(enc, x.st.print(enc)) }
