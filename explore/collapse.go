@@ -131,13 +131,12 @@ type collapser struct {
 	msgs   []spec.Message
 
 	// Channel contents are sequences of message numbers; 0 is empty.
-	chanIdx  map[string]uint32
-	chanSeq  [][]uint32
-	chanPop  []uint32
-	chanHead []uint32
-	chanLen  []int32
-	push     czMap // content<<32 | message -> content with message added
-	remove   czMap // content<<32 | message -> content with it taken out (bags)
+	chanIdx map[string]uint32
+	chanSeq [][]uint32
+	chanPop []uint32
+	chanLen []int32
+	push    czMap // content<<32 | message -> content with message added
+	remove  czMap // content<<32 | message -> content with it taken out (bags)
 
 	wakes [1024]struct {
 		set  uint32 // the wake-up set plus one; 0: empty entry
@@ -234,12 +233,11 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 		c.chanTerm = append(c.chanTerm, c.term(1+c.n+e, h))
 	}
 	c.chanLen = append(c.chanLen, int32(len(seq)))
-	c.chanHead = append(c.chanHead, 0)
 	c.chanPop = append(c.chanPop, 0)
 	c.size += int64(2*len(c.keyBuf) + 80 + 8*c.k)
 	if len(seq) > 0 {
-		head, pop := seq[0], c.internChan(seq[1:])
-		c.chanHead[id], c.chanPop[id] = head, pop
+		pop := c.internChan(seq[1:])
+		c.chanPop[id] = pop
 	}
 	return id
 }
@@ -410,17 +408,18 @@ type collapsedStore struct {
 	enc  []byte
 	init [][]byte // the initial state's local states
 	// Per configuration: the process each channel goes to, and its port
-	// there; per symmetry, where it sends each channel (uniform).
-	edgeTo   []int
-	inPort   []spec.Port
-	edgeMaps [][]int
-	chg      []czChange
-	sends    []spec.Send
-	acts     []czAct
-	cand     []czAct
-	uacts    []czAct // successorPrints'
-	r, p     []uint32
-	sink     uint64 // what the visited set's peek read
+	// there.
+	edgeTo []int
+	inPort []spec.Port
+	chg    []czChange
+	sends  []spec.Send
+	acts   []czAct
+	cand   []czAct
+	uacts  []czAct // successorPrints'
+	r, p   []uint32
+	sink   uint64 // what the visited set's peek read
+	vw     vecView
+	lens   []int32
 }
 
 // begin interns the initial state: local states by environment,
@@ -430,7 +429,7 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	c := &cs.c
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	c.prepare(n, k, sy.Config.Channels == spec.Bag)
-	cs.edgeTo, cs.inPort, cs.edgeMaps = cs.edgeTo[:0], cs.inPort[:0], cs.edgeMaps[:0]
+	cs.edgeTo, cs.inPort = cs.edgeTo[:0], cs.inPort[:0]
 	for _, e := range sy.Config.Topology.Edges {
 		cs.edgeTo, cs.inPort = append(cs.edgeTo, e.To.Node), append(cs.inPort, e.To.Port)
 	}
@@ -583,20 +582,10 @@ func (cs *collapsedStore) uniform(rec []byte) bool {
 	x, c := cs.x, &cs.c
 	v := append(cs.r[:0], cs.vec(rec)...)
 	cs.r = v
-	if len(cs.edgeMaps) == 0 {
-		// Where each symmetry sends each channel, as permuteInto does.
-		for _, p := range x.sy.Config.Topology.Symmetries {
-			m := make([]int, c.k)
-			for e, ed := range x.sy.Config.Topology.Edges {
-				m[e] = x.sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
-			}
-			cs.edgeMaps = append(cs.edgeMaps, m)
-		}
-	}
 	sum := binary.LittleEndian.Uint64(rec)
 	x.u.failed = false // as in uniform: a failing step is the search's to report
 	for si, p := range x.sy.Config.Topology.Symmetries {
-		node, edge := p.Node, cs.edgeMaps[si]
+		node, edge := p.Node, x.sy.symEdges[si]
 		x.u.prints[0] = cs.successorPrints(x.u.prints[0][:0], v, sum, node, edge)
 		rot := cs.permute(v, node, edge)
 		x.u.prints[1] = cs.successorPrints(x.u.prints[1][:0], rot, c.sum(rot), nil, nil)
@@ -694,35 +683,38 @@ func (cs *collapsedStore) action(p, e int, msg uint32) Action {
 	return Action{Kind: spec.Deliver, Proc: p, Edge: e, Msg: cs.c.msgs[msg]}
 }
 
-// enabled appends the actions enabled in vector v to acts, in
-// System.Enabled's order: wake-ups by process, then deliveries by channel
-// (on bags, one per distinct message, in order).
+// enabled appends the actions enabled in vector v to acts, by the
+// enabling rule (System.enabled), so numbered as System.Enabled numbers
+// them.
 func (cs *collapsedStore) enabled(acts []czAct, v []uint32) []czAct {
 	c := &cs.c
-	n := c.n
-	wake := v[0]
-	for q := range n {
-		if wake&(1<<uint(q)) != 0 {
-			acts = append(acts, czAct{p: q, e: -1, num: len(acts)})
+	cs.vw = vecView{c, v}
+	cs.lens = cs.x.sy.enabled(spec.Set(v[0]), &cs.vw, cs.lens, func(_ spec.EventKind, p, e, j int) {
+		a := czAct{p: p, e: e, num: len(acts)}
+		if e >= 0 {
+			a.msg = c.chanSeq[v[1+c.n+e]][j]
 		}
-	}
-	for e, q := range cs.edgeTo {
-		cont := v[1+n+e]
-		if cont == 0 || wake&(1<<uint(q)) != 0 {
-			continue
-		}
-		if !c.bag {
-			acts = append(acts, czAct{p: q, e: e, msg: c.chanHead[cont], num: len(acts)})
-			continue
-		}
-		seq := c.chanSeq[cont]
-		for j, m := range seq {
-			if j == 0 || m != seq[j-1] {
-				acts = append(acts, czAct{p: q, e: e, msg: m, num: len(acts)})
-			}
-		}
-	}
+		acts = append(acts, a)
+	})
 	return acts
+}
+
+// vecView is a collapsed state's stateView.
+type vecView struct {
+	c *collapser
+	v []uint32
+}
+
+func (w *vecView) lengths(dst []int32) []int32 {
+	for _, x := range w.v[1+w.c.n:] {
+		dst = append(dst, w.c.chanLen[x])
+	}
+	return dst
+}
+
+func (w *vecView) repeats(e, j int) bool {
+	seq := w.c.chanSeq[w.v[1+w.c.n+e]]
+	return seq[j] == seq[j-1]
 }
 
 // czAct is an enabled action of a collapsed state: process p's wake-up
@@ -760,12 +752,11 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 		idx = uint32(len(c.steps) - 1)
 	}
 	st := &c.steps[idx]
-	if outs := sy.outEdge[p]; int(st.maxPort) >= len(outs) {
-		for _, s := range c.sends[st.send:st.sendEnd] {
-			if int(s.port) >= len(outs) {
-				return 0, sy.badPort(cs.action(p, e, msg), spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-			}
-		}
+	if int(st.maxPort) >= len(sy.outEdge[p]) { // route says what went wrong
+		sends := c.sends[st.send:st.sendEnd]
+		_, err := sy.route(nil, cs.action(p, e, msg), len(sends),
+			func(k int) spec.Port { return sends[k].port }, func(k int) spec.Message { return c.msgs[sends[k].msg] })
+		return 0, err
 	}
 	return idx, nil
 }

@@ -294,13 +294,13 @@ func (x *searcher) violation(prop, detail string, t []Action) *Violation {
 // failure under its own name.
 func (x *searcher) uniform(s *State) bool {
 	x.u.failed = false
-	for _, p := range x.sy.Config.Topology.Symmetries {
-		x.u.prints[0] = x.successorPrints(x.u.prints[0][:0], s, &p)
-		x.sy.permuteInto(&x.u.rot, s, p)
+	for k, p := range x.sy.Config.Topology.Symmetries {
+		x.u.prints[0] = x.successorPrints(x.u.prints[0][:0], s, &p, x.sy.symEdges[k])
+		x.sy.permuteInto(&x.u.rot, s, p, x.sy.symEdges[k])
 		if x.sy.splices() {
 			x.u.prints[1] = x.splicedPrints(x.u.prints[1][:0], &x.u.rot)
 		} else {
-			x.u.prints[1] = x.successorPrints(x.u.prints[1][:0], &x.u.rot, nil)
+			x.u.prints[1] = x.successorPrints(x.u.prints[1][:0], &x.u.rot, nil, nil)
 		}
 		if !x.u.failed && !slices.Equal(x.u.prints[0], x.u.prints[1]) {
 			return false
@@ -310,8 +310,9 @@ func (x *searcher) uniform(s *State) bool {
 }
 
 // successorPrints appends to dst the fingerprints of the successors of s,
-// each permuted by p if p is not nil, and sorts them.
-func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint64 {
+// each permuted by p (whose channel map is edges) if p is not nil, and
+// sorts them.
+func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm, edges []int) []uint64 {
 	x.u.acts = x.sy.Enabled(s, x.u.acts[:0])
 	for _, a := range x.u.acts {
 		t, _, err := x.sy.applyInto(s, a, &x.u.sc)
@@ -320,7 +321,7 @@ func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint6
 			continue
 		}
 		if p != nil {
-			x.sy.permuteInto(&x.u.perm, &t, *p)
+			x.sy.permuteInto(&x.u.perm, &t, *p, edges)
 			t = x.u.perm
 		}
 		x.u.probe = t.Encode(x.u.probe[:0])
@@ -330,7 +331,7 @@ func (x *searcher) successorPrints(dst []uint64, s *State, p *spec.Perm) []uint6
 	return dst
 }
 
-// splicedPrints is successorPrints(dst, s, nil) for systems whose
+// splicedPrints is successorPrints(dst, s, nil, nil) for systems whose
 // successors can be spliced (System.splices): s is encoded once and each
 // successor's encoding is spliced from it, as the search itself does.
 func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
@@ -384,7 +385,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 		sameSlice(p.Config.Topology.Ports, cfg.Topology.Ports) {
 		// The configurations of a sweep share their topology: so can
 		// their systems' port tables (a searcher checks one machine).
-		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge, inEdges: p.inEdges}
+		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge, inEdges: p.inEdges, edgeTo: p.edgeTo, symEdges: p.symEdges}
 	} else {
 		sy = NewSystem(m, cfg)
 	}

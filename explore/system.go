@@ -23,7 +23,11 @@ type System struct {
 	// inEdges[i] the channels into process i.
 	outEdge [][]int
 	inEdges [][]int
-	out     spec.Outbox
+	// edgeTo[e] is the process channel e leads to; symEdges[k] is where
+	// the topology's k-th symmetry sends each channel (edgeMap).
+	edgeTo   []int
+	symEdges [][]int
+	out      spec.Outbox
 	// Clocks makes states carry causal clocks (State.Clocks).
 	Clocks bool
 	// memo, if set, remembers steps (shared by the systems a searcher
@@ -44,6 +48,10 @@ func NewSystem(m spec.Machine, cfg spec.Config) *System {
 	for e, ed := range top.Edges {
 		sy.outEdge[ed.From.Node][ed.From.Port] = e
 		sy.inEdges[ed.To.Node] = append(sy.inEdges[ed.To.Node], e)
+		sy.edgeTo = append(sy.edgeTo, ed.To.Node)
+	}
+	for _, p := range top.Symmetries {
+		sy.symEdges = append(sy.symEdges, sy.edgeMap(p))
 	}
 	return sy
 }
@@ -83,34 +91,17 @@ func (sy *System) init(i int, env spec.Env) []byte {
 	return sy.Machine.Init(env)
 }
 
-// Enabled appends the actions enabled in s to dst, in a fixed order:
-// wake-ups by process, then deliveries by channel (on bag channels, one
-// per distinct message). A channel into an initiator that has not woken
-// is not enabled: the initiator's start is its first event.
+// Enabled appends the actions enabled in s to dst, in the order of the
+// enabling rule (events.go), which traces number them by.
 func (sy *System) Enabled(s *State, dst []Action) []Action {
-	for i := range sy.N() {
-		if s.Wake.Has(i) {
-			dst = append(dst, Action{Kind: spec.Wake, Proc: i, Edge: -1})
+	var buf [32]int32
+	sy.enabled(s.Wake, s, buf[:0], func(kind spec.EventKind, p, e, j int) {
+		a := Action{Kind: kind, Proc: p, Edge: e}
+		if e >= 0 {
+			a.Msg = s.Chans[e][j]
 		}
-	}
-	for e, c := range s.Chans {
-		if len(c) == 0 {
-			continue
-		}
-		to := sy.Config.Topology.Edges[e].To.Node
-		if s.Wake.Has(to) {
-			continue
-		}
-		if sy.Config.Channels == spec.FIFO {
-			dst = append(dst, Action{Kind: spec.Deliver, Proc: to, Edge: e, Msg: c[0]})
-			continue
-		}
-		for j, m := range c {
-			if j == 0 || m != c[j-1] {
-				dst = append(dst, Action{Kind: spec.Deliver, Proc: to, Edge: e, Msg: m})
-			}
-		}
-	}
+		dst = append(dst, a)
+	})
 	return dst
 }
 
@@ -310,12 +301,11 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 		c = slices.Delete(c, j, j+1)
 		t.Chans[a.Edge], sc.bufs[a.Edge] = c, c
 	}
-	ports := sy.outEdge[a.Proc]
-	for _, snd := range sends {
-		if int(snd.Port) >= len(ports) {
-			return State{}, nil, sy.badPort(a, snd)
-		}
-		e := ports[snd.Port]
+	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
+		return State{}, nil, err
+	}
+	for k, snd := range sends {
+		e := sc.outs[k]
 		own(e)
 		m := snd.Msg
 		m.Time = 0
@@ -333,13 +323,6 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	return t, sends, nil
 }
 
-// badPort is the error of a step that sent on a port its process does not
-// have.
-func (sy *System) badPort(a Action, snd spec.Send) *StepError {
-	return &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
-		sy.describe(a), snd.Msg.Format(sy.Info.Messages), snd.Port, len(sy.outEdge[a.Proc]))}
-}
-
 // spliceStep takes step a from s, encoded as p and laid out as lay, and
 // appends the successor's encoding to dst without building the successor:
 // the parts the step does not change (other processes' local states, the
@@ -355,15 +338,11 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	sc.same = same
 	sc.sends = sends
 	sc.local = next
-	ports := sy.outEdge[a.Proc]
-	outs := sc.outs[:0]
-	for _, snd := range sends {
-		if int(snd.Port) >= len(ports) {
-			return dst, sy.badPort(a, snd)
-		}
-		outs = append(outs, ports[snd.Port])
-	}
+	outs, err := sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends))
 	sc.outs = outs
+	if err != nil {
+		return dst, err
+	}
 	n := len(s.Locals)
 	cur := int32(0) // p is copied up to here
 	in := -1
@@ -514,13 +493,14 @@ func (sy *System) viewOf(s *State, dst []spec.Decision, inFlight int) invariants
 // to the channel from (p.Node[i], p.Port[i][port]).
 func (sy *System) Permute(s *State, p spec.Perm) State {
 	var t State
-	sy.permuteInto(&t, s, p)
+	sy.permuteInto(&t, s, p, sy.edgeMap(p))
 	return t
 }
 
-// permuteInto is Permute writing into t, reusing its slices; t shares
-// local states and channel contents with s.
-func (sy *System) permuteInto(t *State, s *State, p spec.Perm) {
+// permuteInto is Permute writing into t, reusing its slices, given p's
+// channel map (edgeMap); t shares local states and channel contents
+// with s.
+func (sy *System) permuteInto(t *State, s *State, p spec.Perm, edges []int) {
 	t.Locals = slices.Grow(t.Locals[:0], len(s.Locals))[:len(s.Locals)]
 	t.Chans = slices.Grow(t.Chans[:0], len(s.Chans))[:len(s.Chans)]
 	t.Wake = 0
@@ -537,7 +517,15 @@ func (sy *System) permuteInto(t *State, s *State, p spec.Perm) {
 			t.Clocks[p.Node[i]] = s.Clocks[i]
 		}
 	}
-	for e, ed := range sy.Config.Topology.Edges {
-		t.Chans[sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]] = s.Chans[e]
+	for e, to := range edges {
+		t.Chans[to] = s.Chans[e]
 	}
+}
+
+// sendPort and sendMsg give route a step's sends' ports and messages.
+func sendPort(sends []spec.Send) func(int) spec.Port {
+	return func(k int) spec.Port { return sends[k].Port }
+}
+func sendMsg(sends []spec.Send) func(int) spec.Message {
+	return func(k int) spec.Message { return sends[k].Msg }
 }

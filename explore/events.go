@@ -1,0 +1,99 @@
+package explore
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Events: what can happen in a global state, declared once. Beside the
+// protocol's step, an event kind has a rule for when it is enabled
+// (enabled, below), for what it changes in the process-level state the
+// explorer keeps beside the local states (State.Wake, a vector's first
+// number in the collapsed store: the pending wake-ups today; up/down and
+// timers when faults and clocks come), for where the step's sends go
+// (route), and for when the reduction may take it alone (System.ready).
+// System.Enabled, both stores, replay (which numbers actions in
+// enabled's order) and the trace format (spec.EventKind's names) take
+// them from here. To add a kind: name it in spec.EventKind, give it a case
+// in enabled and in the stores' apply (applyInto, spliceStep,
+// collapsedStore.next: what it changes), and in System.ready; the
+// reference explorer in the tests, an independent re-implementation on
+// purpose, fails on a kind it does not know.
+
+// stateView is what the enabling rule reads of a global state's channels,
+// whatever the representation a store keeps them in.
+type stateView interface {
+	// lengths appends to dst the number of messages in each channel.
+	lengths(dst []int32) []int32
+	// repeats reports whether message j of channel e equals message j-1
+	// (bags offer one delivery per distinct message; they are sorted).
+	repeats(e, j int) bool
+}
+
+// enabled calls emit for each action enabled in a state whose pending
+// wake-ups are wake and whose channels v shows, in the fixed order traces
+// number them: wake-ups by process, then deliveries by channel, the head
+// of a FIFO channel or each distinct message of a bag (its j-th). A
+// channel into an initiator that has not woken is not enabled: the
+// initiator's start is its first event. lens is scratch storage, returned
+// for reuse.
+func (sy *System) enabled(wake spec.Set, v stateView, lens []int32, emit func(kind spec.EventKind, p, e, j int)) []int32 {
+	for w := uint64(wake); w != 0; w &= w - 1 {
+		emit(spec.Wake, bits.TrailingZeros64(w), -1, 0)
+	}
+	lens = v.lengths(lens[:0])
+	for e, to := range sy.edgeTo {
+		c := int(lens[e])
+		if c == 0 || wake.Has(to) {
+			continue
+		}
+		if sy.Config.Channels == spec.FIFO {
+			emit(spec.Deliver, to, e, 0)
+			continue
+		}
+		for j := range c {
+			if j == 0 || !v.repeats(e, j) {
+				emit(spec.Deliver, to, e, j)
+			}
+		}
+	}
+	return lens
+}
+
+func (s *State) lengths(dst []int32) []int32 {
+	for _, c := range s.Chans {
+		dst = append(dst, int32(len(c)))
+	}
+	return dst
+}
+
+func (s *State) repeats(e, j int) bool { return s.Chans[e][j] == s.Chans[e][j-1] }
+
+// route appends to outs the channel each of a step's sends goes on:
+// process a.Proc's port port(k) for its k-th send, of count; a port the
+// process does not have is the step's error.
+func (sy *System) route(outs []int, a Action, count int, port func(k int) spec.Port, msg func(k int) spec.Message) ([]int, *StepError) {
+	ports := sy.outEdge[a.Proc]
+	for k := range count {
+		p := port(k)
+		if int(p) >= len(ports) {
+			return outs, &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
+				sy.describe(a), msg(k).Format(sy.Info.Messages), p, len(ports))}
+		}
+		outs = append(outs, ports[p])
+	}
+	return outs, nil
+}
+
+// edgeMap returns where the automorphism p sends each channel: the channel
+// from (i, port) goes to the channel from (p.Node[i], p.Port[i][port]).
+func (sy *System) edgeMap(p spec.Perm) []int {
+	m := make([]int, len(sy.Config.Topology.Edges))
+	for e, ed := range sy.Config.Topology.Edges {
+		m[e] = sy.outEdge[p.Node[ed.From.Node]][p.Port[ed.From.Node][ed.From.Port]]
+	}
+	return m
+}
