@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/elcheck/elcheck/bounds"
@@ -47,6 +48,65 @@ func TestVerdictExitCodes(t *testing.T) {
 			t.Errorf("%s: %v, want no error", tt.text, err)
 		case tt.code != exitVerified && (!isExit || e.ExitCode() != tt.code || e.Error() != ""):
 			t.Errorf("%s: %v, want exit %d without a message", tt.text, err, tt.code)
+		}
+	}
+}
+
+// The property notes, written now by invariants' table from explore's
+// figures, read as they did when explore wrote them (these blocks are the
+// output of the build before the move; one worker, so that where the state
+// limit stops does not depend on the machine).
+func TestPropertyNotes(t *testing.T) {
+	const why = "by construction: a process sees its id and its ports, never its position; the engine's symmetry self-check ran on "
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"verify", "-algo=dkr", "-n=3"}, exitVerified, `properties
+  at-most-one-leader   holds
+  agreement            holds
+  termination          holds
+  exactly-one-leader   holds
+  validity             holds
+  decentralization     holds  (all 7 non-empty initiator sets)
+  uniformity           holds  (` + why + `14 states (every 17th))
+  comparison-only      holds  (every configuration re-explored under 2 order-preserving relabellings of its ids (top: the largest id made 2147483647, the others' parity and residue mod 3 changed; random: seed 1: increasing ids drawn from the whole range))
+  message-bound        holds  (max 12, bound 2N⌊log N⌋ + 2N = 12)
+VERIFIED
+`},
+		{[]string{"verify", "-algo=dkr", "-n=3", "-initiators=0", "-skip-comparison-only"}, exitVerified, `properties
+  at-most-one-leader   holds
+  agreement            holds
+  termination          holds
+  exactly-one-leader   holds
+  validity             holds
+  decentralization     not checked  (initiators fixed by -initiators)
+  uniformity           holds  (` + why + `2 states (every 17th))
+  comparison-only      not checked
+  message-bound        holds  (max 6, bound 2N⌊log N⌋ + 2N = 12)
+VERIFIED
+`},
+		{[]string{"verify", "-algo=dkr-nosecond", "-n=4", "-max-states=100", "-workers=1"}, exitIncomplete, `properties
+  at-most-one-leader   unknown
+  agreement            unknown
+  termination          unknown
+  exactly-one-leader   unknown
+  validity             unknown
+  decentralization     unknown
+  uniformity           unknown  (` + why + `11 states (every 17th))
+  comparison-only      unknown
+  message-bound        unknown  (max 16, bound 2N⌊log N⌋ + 2N = 24)
+INCOMPLETE: state limit of 100 reached after 6 of 90 configurations
+`},
+	}
+	for _, tt := range tests {
+		code, out, stderr := elcheck(tt.args...)
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d\n%s", tt.args, code, tt.code, stderr)
+		}
+		if _, got, _ := strings.Cut(out, "\nproperties\n"); "properties\n"+got != tt.want {
+			t.Errorf("%v: the properties read\n%s\nwant\n%s", tt.args, "properties\n"+got, tt.want)
 		}
 	}
 }
