@@ -184,17 +184,6 @@ func (r *Row) Stat(name string) *Stat {
 	return nil
 }
 
-// unbounded is a machine with its declared bound cleared: explore then
-// reports the costs of a configuration that exceeds it instead of a
-// message-bound violation, and bounds compares them itself.
-type unbounded struct{ spec.Machine }
-
-func (u unbounded) Info() spec.Info {
-	info := u.Machine.Info()
-	info.Bound = spec.Bound{}
-	return info
-}
-
 // DefaultCheck returns the explore options bounds uses: partial-order
 // reduction (which changes no cost and no causal time) and the spaced
 // purity check.
@@ -205,9 +194,10 @@ func DefaultCheck() explore.Options {
 // Measure explores every configuration of space with m and returns the
 // row of figures for space.N. It sets opts.Costs, Time and OnConfig, and
 // turns off the comparison-only and uniformity checks, which re-explore or
-// sample states and change no figure. The declared bound is checked here,
-// not by explore, so a configuration that exceeds it is measured like any
-// other rather than reported as a violation.
+// sample states and change no figure. The declared bound is checked here
+// (opts.IgnoreBound), not by explore, so a configuration that exceeds it is
+// measured like any other rather than reported as a violation; it is
+// decided by the function explore uses, invariants.CheckBound.
 func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts explore.Options) *Row {
 	info := m.Info()
 	costs := Costs(info)
@@ -222,6 +212,7 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 	var worst int64
 	opts.Costs, opts.Time = costs, true
 	opts.ComparisonOnly, opts.UniformityEvery = false, 0
+	opts.IgnoreBound = true
 	opts.OnConfig = func(c explore.ConfigCosts) {
 		row.Measured++
 		placement := c.Config.Initiators == all
@@ -251,7 +242,7 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 		}
 		first = false
 	}
-	res := explore.Check(ctx, unbounded{m}, space, opts)
+	res := explore.Check(ctx, m, space, opts)
 	row.States = res.States
 	row.Incomplete = res.Incomplete
 	if res.Violation != nil {
@@ -269,13 +260,17 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 	if row.Measured == 0 {
 		row.Worst = nil
 	}
+	var exceeded *invariants.Violation
+	if row.Measured > 0 {
+		exceeded = invariants.CheckBound(info, n, int(row.Stats[0].Max))
+	}
 	if b := info.Bound; b.Max != nil {
 		bc := &BoundCheck{Formula: b.Formula, Bound: int64(b.Max(n)), Max: -1, Status: Unknown}
 		if row.Measured > 0 {
 			bc.Max = row.Stats[0].Max
 		}
 		switch {
-		case bc.Max > bc.Bound:
+		case exceeded != nil:
 			bc.Status = Exceeded
 		case row.Incomplete == "" && row.Measured > 0 && len(row.Violated) == 0:
 			bc.Status = Within
@@ -284,10 +279,13 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 	}
 	if row.Worst != nil {
 		most := row.Stats[0].Max
-		row.Worst.Detail = fmt.Sprintf("an execution sends %d messages, the most of any execution on a ring of %d", most, n)
-		if b := row.Bound; b != nil && b.Status != Unknown {
-			rel := map[Status]string{Within: "within", Exceeded: "more than"}[b.Status]
-			row.Worst.Detail = fmt.Sprintf("an execution sends %d messages, %s the declared bound %s = %d", most, rel, b.Formula, b.Bound)
+		switch b := row.Bound; {
+		case exceeded != nil:
+			row.Worst.Detail = exceeded.Detail
+		case b != nil && b.Status == Within:
+			row.Worst.Detail = fmt.Sprintf("an execution sends %d messages, within the declared bound %s = %d", most, b.Formula, b.Bound)
+		default:
+			row.Worst.Detail = fmt.Sprintf("an execution sends %d messages, the most of any execution on a ring of %d", most, n)
 		}
 	}
 	// The published figures are over every placement: one fixed by -ids
@@ -405,9 +403,36 @@ func (t *Table) Violated() *Row {
 	return nil
 }
 
-// Verdict is the last line of the report: "EXCEEDED: ...", "VIOLATED: p",
+// Verdict is the verdict of a bounds report: an outcome as verify's, with
+// the bounds report's words for it.
+type Verdict struct {
+	// Outcome is Verified (within the declared bound, or no bound
+	// declared), Violated (Property is invariants.MessageBound when the
+	// bound is exceeded, and Reason then says where), or Incomplete.
+	invariants.Verdict
+	// Declared says the protocol declares a bound.
+	Declared bool
+}
+
+// String is the last line of the report: "EXCEEDED: ...", "VIOLATED: p",
 // "INCOMPLETE: why", "WITHIN BOUND" or "NO BOUND DECLARED".
-func (t *Table) Verdict() string {
+func (v Verdict) String() string {
+	switch {
+	case v.Outcome == invariants.Violated && v.Property == invariants.MessageBound:
+		return "EXCEEDED: " + v.Reason
+	case v.Outcome == invariants.Verified && v.Declared:
+		return "WITHIN BOUND"
+	case v.Outcome == invariants.Verified:
+		return "NO BOUND DECLARED"
+	}
+	return v.Verdict.String()
+}
+
+// Verdict returns the table's verdict. An exceeded bound comes first: it
+// is the finding the command is for, and it stands even if a larger ring
+// then broke another property or was cut short.
+func (t *Table) Verdict() Verdict {
+	v := Verdict{Declared: t.Info.Bound.Max != nil}
 	if ex := t.Exceeded(); len(ex) > 0 {
 		ns := ""
 		for k, r := range ex {
@@ -416,18 +441,18 @@ func (t *Table) Verdict() string {
 			}
 			ns += fmt.Sprint(r.N)
 		}
-		return fmt.Sprintf("EXCEEDED: the declared bound %s at n=%s", t.Info.Bound.Formula, ns)
+		v.Verdict = invariants.Verdict{Outcome: invariants.Violated, Property: invariants.MessageBound,
+			Reason: fmt.Sprintf("the declared bound %s at n=%s", t.Info.Bound.Formula, ns)}
+		return v
 	}
 	if r := t.Violated(); r != nil {
-		return "VIOLATED: " + r.Violation.Property
+		v.Verdict = invariants.Verdict{Outcome: invariants.Violated, Property: r.Violation.Property}
+		return v
 	}
 	if t.Incomplete != "" {
-		return "INCOMPLETE: " + t.Incomplete
+		v.Verdict = invariants.Verdict{Outcome: invariants.Incomplete, Reason: t.Incomplete}
 	}
-	if t.Info.Bound.Max == nil {
-		return "NO BOUND DECLARED"
-	}
-	return "WITHIN BOUND"
+	return v
 }
 
 // Worst returns the execution -worst-out writes: if the bound is exceeded,

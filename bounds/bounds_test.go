@@ -17,6 +17,7 @@ import (
 	"github.com/elcheck/elcheck/bounds"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -124,7 +125,7 @@ func TestDeclaredBoundsHold(t *testing.T) {
 		}
 		t.Run(info.Name, func(t *testing.T) {
 			tab := bounds.Run(context.Background(), m, spaces, bounds.DefaultCheck())
-			if v := tab.Verdict(); v != "WITHIN BOUND" {
+			if v := tab.Verdict(); v != (bounds.Verdict{Declared: true}) {
 				t.Fatalf("verdict %s", v)
 			}
 			for _, r := range tab.Rows {
@@ -169,7 +170,7 @@ func (m tight) Info() spec.Info {
 func TestTooSmallBound(t *testing.T) {
 	m := tight{lookup(t, "cr")}
 	tab := bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0), space(m, 4, 0)}, bounds.DefaultCheck())
-	if v := tab.Verdict(); v != "EXCEEDED: the declared bound (n(n+1)/2 probes + n SELECTED) - 1 at n=3, 4" {
+	if v := tab.Verdict(); v.Outcome != invariants.Violated || v.Property != invariants.MessageBound || v.String() != "EXCEEDED: the declared bound (n(n+1)/2 probes + n SELECTED) - 1 at n=3, 4" {
 		t.Errorf("verdict %q", v)
 	}
 	for _, r := range tab.Rows {
@@ -201,14 +202,14 @@ func TestTooSmallBound(t *testing.T) {
 func TestViolatedAndIncomplete(t *testing.T) {
 	m := lookup(t, "cr-flip")
 	tab := bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0)}, bounds.DefaultCheck())
-	if v := tab.Verdict(); v != "VIOLATED: validity" || tab.Rows[0].Measured >= tab.Rows[0].Configs || tab.Rows[0].Bound.Status == bounds.Within {
+	if v := tab.Verdict(); v.Verdict != (invariants.Verdict{Outcome: invariants.Violated, Property: invariants.Validity}) || tab.Rows[0].Measured >= tab.Rows[0].Configs || tab.Rows[0].Bound.Status == bounds.Within {
 		t.Errorf("cr-flip: %s, %d of %d measured, bound %+v", v, tab.Rows[0].Measured, tab.Rows[0].Configs, tab.Rows[0].Bound)
 	}
 	m = lookup(t, "dkr")
 	opts := bounds.DefaultCheck()
 	opts.MaxStates = 300 // n=3 has 170 states
 	tab = bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0), space(m, 4, 0)}, opts)
-	if v := tab.Verdict(); !strings.HasPrefix(v, "INCOMPLETE: n=4: state limit of ") {
+	if v := tab.Verdict(); v.Outcome != invariants.Incomplete || !strings.HasPrefix(v.Reason, "n=4: state limit of ") {
 		t.Errorf("verdict %q", v)
 	}
 	if r := tab.Rows[len(tab.Rows)-1]; r.Bound.Status != bounds.Unknown {
@@ -217,7 +218,7 @@ func TestViolatedAndIncomplete(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tab = bounds.Run(ctx, m, []explore.Space{space(m, 3, 0)}, bounds.DefaultCheck())
-	if v := tab.Verdict(); !strings.HasPrefix(v, "INCOMPLETE") {
+	if v := tab.Verdict(); v.Outcome != invariants.Incomplete {
 		t.Errorf("cancelled: verdict %q", v)
 	}
 }

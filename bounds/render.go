@@ -300,8 +300,8 @@ func (t *Table) writeNotes(w io.Writer) {
 	}
 	for _, r := range t.Rows {
 		if b := r.Bound; b != nil && b.Status == Exceeded {
-			note("n=%d: EXCEEDED: an execution sends %d messages, more than the declared bound %s = %d (configuration %s, %d steps)",
-				r.N, b.Max, b.Formula, b.Bound, r.Worst.Config, len(r.Worst.Trace))
+			// The worst execution's detail is invariants.CheckBound's.
+			note("n=%d: EXCEEDED: %s (configuration %s, %d steps)", r.N, r.Worst.Detail, r.Worst.Config, len(r.Worst.Trace))
 		}
 		if len(r.Violated) > 0 {
 			note("n=%d: %d of %d configurations measured: %s fails in the others (elcheck verify -algo=%s -n=%d shows a counterexample)",
@@ -430,7 +430,7 @@ type JSONWorst struct {
 // ToJSON converts the table.
 func (t *Table) ToJSON() *JSON {
 	j := &JSON{Format: FormatVersion, Algo: t.Info.Name, Title: t.Info.Title, Topology: t.Info.Topology.String(),
-		Channels: t.Channels.String(), Space: t.Space, MeanOver: t.Placements, Verdict: t.Verdict(), Incomplete: t.Incomplete, Rows: []JSONRow{}}
+		Channels: t.Channels.String(), Space: t.Space, MeanOver: t.Placements, Verdict: t.Verdict().String(), Incomplete: t.Incomplete, Rows: []JSONRow{}}
 	for _, r := range t.Rows {
 		jr := JSONRow{N: r.N, Configurations: r.Configs, Measured: r.Measured, Placements: r.Placements, States: r.States,
 			Bound: r.Bound, Literature: r.Literature, Violated: r.Violated, Incomplete: r.Incomplete}

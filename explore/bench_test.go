@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -30,7 +31,7 @@ func BenchmarkCheck(b *testing.B) {
 				res = explore.Check(context.Background(), m, space, explore.DefaultOptions())
 			}
 			runtime.ReadMemStats(&after)
-			if res.Verdict() != "VERIFIED" {
+			if res.Verdict().Outcome != invariants.Verified {
 				b.Fatalf("%s n=%d: %s", tc.algo, tc.n, res.Verdict())
 			}
 			perRun := float64(b.Elapsed().Seconds()) / float64(b.N)
@@ -68,7 +69,7 @@ func BenchmarkConfig(b *testing.B) {
 				for b.Loop() {
 					res = explore.Check(context.Background(), m, space, opts)
 				}
-				if res.Verdict() != "VERIFIED" {
+				if res.Verdict().Outcome != invariants.Verified {
 					b.Fatalf("dkr n=%d: %s", n, res.Verdict())
 				}
 				perRun := b.Elapsed().Seconds() / float64(b.N)
@@ -91,7 +92,7 @@ func BenchmarkSweep(b *testing.B) {
 	for b.Loop() {
 		res = explore.Check(context.Background(), m, space, opts)
 	}
-	if res.Verdict() != "VERIFIED" {
+	if res.Verdict().Outcome != invariants.Verified {
 		b.Fatalf("dkr n=6: %s", res.Verdict())
 	}
 	b.ReportMetric(float64(2*res.States)/(b.Elapsed().Seconds()/float64(b.N)), "states/s")

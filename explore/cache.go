@@ -70,10 +70,8 @@ func (x *searcher) runCached(sy *System) configResult {
 		r.violation = v
 	case r.stopped == nil:
 		r.minMsg, r.maxMsg = int(lo), int(hi)
-		if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
-			r.violation = x.violation(invariants.MessageBound,
-				fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
-				c.worstPath(init, hi))
+		if bv := x.overBound(r.maxMsg); bv != nil {
+			r.violation = x.violation(bv.Property, bv.Detail, c.worstPath(init, hi))
 		}
 	}
 	return r

@@ -48,6 +48,11 @@ type Options struct {
 	// (docs/reduction.md). Counterexamples are still shortest: a
 	// configuration with a violation is searched again unreduced.
 	POR bool
+	// IgnoreBound leaves the declared message bound unchecked, so that a
+	// configuration that exceeds it is explored and measured like any
+	// other (OnConfig) instead of ending in a message-bound violation:
+	// elcheck bounds compares the figures with the bound itself.
+	IgnoreBound bool
 	// Costs are additive costs of messages (one per message of a kind, the
 	// bits of its ids...) whose least and greatest totals over complete
 	// executions OnConfig reports for each configuration.

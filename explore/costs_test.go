@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -34,7 +35,7 @@ func TestConfigCosts(t *testing.T) {
 					var got []explore.ConfigCosts
 					opts := explore.Options{POR: por, Costs: costs, Time: true, OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
 					res := explore.Check(context.Background(), m, explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}, opts)
-					if res.Verdict() != "VERIFIED" || len(got) != res.Configs {
+					if res.Verdict().Outcome != invariants.Verified || len(got) != res.Configs {
 						t.Fatalf("%s, %d configurations reported of %d", res.Verdict(), len(got), res.Configs)
 					}
 					return got

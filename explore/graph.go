@@ -90,11 +90,9 @@ func (x *searcher) analyse(r *configResult) {
 	}
 	lo, hi, indeg = nil, nil, nil
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
-	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
+	if bv := x.overBound(r.maxMsg); bv != nil {
 		_, _, _, via := x.pathRange(order, func(int32) int64 { return 1 })
-		r.violation = x.violation(invariants.MessageBound,
-			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
-			x.pathActions(x.pathTo(worst, via)))
+		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
 		return
 	}
 	if len(x.opts.Costs) == 0 && !x.opts.Time {
@@ -149,10 +147,8 @@ func (x *searcher) analyseLayered(r *configResult) {
 func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst int32) {
 	wakes := int64(x.sy.Config.Initiators.Len())
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
-	if b := x.sy.Info.Bound; b.Max != nil && r.maxMsg > b.Max(x.sy.N()) {
-		r.violation = x.found(invariants.MessageBound,
-			fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", r.maxMsg, b.Formula, b.Max(x.sy.N())),
-			worst)
+	if bv := x.overBound(r.maxMsg); bv != nil {
+		r.violation = x.found(bv.Property, bv.Detail, worst)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -32,7 +33,7 @@ func BenchmarkPerCore(b *testing.B) {
 		t1 := time.Now()
 		replayGraph()
 		explorer, set = explorer+t1.Sub(t0), set+time.Since(t1)
-		if res.Verdict() != "VERIFIED" || res.States != graphStates {
+		if res.Verdict().Outcome != invariants.Verified || res.States != graphStates {
 			b.Fatalf("dkr n=12: %s with %d states", res.Verdict(), res.States)
 		}
 	}

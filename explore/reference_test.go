@@ -415,7 +415,7 @@ func (r *refSys) replay(trace []explore.Action) (path []refState, sent int, last
 func compare(r *refSys, ref refResult, got *explore.Result) []string {
 	var bad []string
 	if len(ref.violated) == 0 {
-		if v := got.Verdict(); v != "VERIFIED" {
+		if v := got.Verdict(); v.Outcome != invariants.Verified {
 			detail := ""
 			if got.Violation != nil {
 				detail = fmt.Sprintf(" (%s; trace of %d step(s))", got.Violation.Detail, len(got.Violation.Trace))
@@ -556,7 +556,7 @@ func TestReferenceAgrees(t *testing.T) {
 						got := explore.Check(t.Context(), m, one, explore.Options{
 							Exact: mode.exact, PurityEvery: 0, UniformityEvery: 0, ComparisonOnly: false, // BFS, no self-checks
 						})
-						verdicts[got.Verdict()]++
+						verdicts[got.Verdict().String()]++
 						states += ref.states
 						for _, d := range compare(newRefSys(m, cfg), ref, got) {
 							if reported++; reported <= 5 {

@@ -92,7 +92,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.m.Info().Name, n), func(t *testing.T) {
 				res := explore.Check(context.Background(), tt.m, explore.Space{N: n, Topology: spec.UniRing}, explore.DefaultOptions())
 				if tt.want == "" {
-					if res.Verdict() != "VERIFIED" {
+					if res.Verdict().Outcome != invariants.Verified {
 						t.Fatalf("%s", res.Verdict())
 					}
 					return
@@ -113,7 +113,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 	opts := explore.DefaultOptions()
 	opts.ComparisonOnly = false
 	for _, m := range []spec.Machine{spec.Erase(fixtures.OddSkips{}), spec.Erase(fixtures.Overflow{})} {
-		if res := explore.Check(context.Background(), m, explore.Space{N: 4, Topology: spec.UniRing}, opts); res.Verdict() != "VERIFIED" {
+		if res := explore.Check(context.Background(), m, explore.Space{N: 4, Topology: spec.UniRing}, opts); res.Verdict().Outcome != invariants.Verified {
 			t.Errorf("%s without comparison-only: %s", m.Info().Name, res.Verdict())
 		}
 	}
@@ -132,7 +132,7 @@ func TestIDsAtTheRangeEnds(t *testing.T) {
 			m, _ := protocols.Lookup(algo)
 			t.Run(fmt.Sprintf("%s/%v", algo, ids), func(t *testing.T) {
 				res := explore.Check(context.Background(), m, explore.Space{N: 3, Topology: spec.UniRing, IDs: ids}, explore.DefaultOptions())
-				if res.Verdict() != "VERIFIED" {
+				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatalf("%s: %s", res.Verdict(), res.Violation.Detail)
 				}
 			})

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -85,17 +84,20 @@ type Result struct {
 	Internal string
 }
 
-// Verdict returns the report's last line: VERIFIED, VIOLATED: p or
-// INCOMPLETE: why. A violation found is reported even if the search was
-// then cut short, since it is a fact; VERIFIED needs a complete search.
-func (r *Result) Verdict() string {
+// Verdict returns the overall verdict; its String is the report's last
+// line. An internal error comes first: it puts everything else in doubt. A
+// violation found is reported even if the search was then cut short, since
+// it is a fact; Verified needs a complete search.
+func (r *Result) Verdict() invariants.Verdict {
 	switch {
+	case r.Internal != "":
+		return invariants.Verdict{Outcome: invariants.Internal, Reason: r.Incomplete}
 	case r.Violation != nil:
-		return "VIOLATED: " + r.Violation.Property
+		return invariants.Verdict{Outcome: invariants.Violated, Property: r.Violation.Property}
 	case r.Incomplete != "":
-		return "INCOMPLETE: " + r.Incomplete
+		return invariants.Verdict{Outcome: invariants.Incomplete, Reason: r.Incomplete}
 	}
-	return "VERIFIED"
+	return invariants.Verdict{Outcome: invariants.Verified}
 }
 
 // better reports whether violation a is to be reported rather than b.
@@ -117,59 +119,48 @@ func Precedes(lenA, configA, lenB, configB int) bool {
 	return configA < configB
 }
 
-// UniformityNote is the report's note on uniformity. A protocol cannot
-// break it: a process is given its id and its ports, never its position, so
-// its behaviour is the same wherever it stands. What can break is the
-// engine's own symmetry (the successor function must commute with the
-// topology's automorphisms), which a sample of states checks; the note
-// says on how many, every being Options.UniformityEvery.
+// UniformityNote is the report's note on uniformity
+// (invariants.UniformityNote), every being Options.UniformityEvery.
 func UniformityNote(checked int64, every int) string {
-	const why = "by construction: a process sees its id and its ports, never its position"
-	switch {
-	case every == 0:
-		return why + "; the engine's symmetry self-check was off"
-	case checked == 0:
-		return why + "; the engine's symmetry self-check ran on no state"
-	}
-	return fmt.Sprintf("%s; the engine's symmetry self-check ran on %d states (every %dth)", why, checked, every)
+	return invariants.UniformityNote(checked, every)
 }
 
+// overBound decides the declared message bound on a configuration whose
+// executions send at most maxMsg messages (invariants.CheckBound), unless
+// the caller measures it itself (Options.IgnoreBound).
+func (x *searcher) overBound(maxMsg int) *invariants.Violation {
+	if x.opts.IgnoreBound {
+		return nil
+	}
+	return invariants.CheckBound(x.sy.Info, x.sy.N(), maxMsg)
+}
+
+// properties gives each property its status and note: the figures come
+// from the check, the notes from the table in package invariants.
 func properties(res *Result, info spec.Info, space Space, opts Options, uniformChecked int64) []PropertyResult {
 	complete := res.Incomplete == "" && res.Violation == nil
+	fig := invariants.Figures{N: space.N, Complete: complete, InitiatorsFixed: space.Initiators != 0,
+		UniformChecked: uniformChecked, UniformEvery: opts.UniformityEvery,
+		Bound: info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
+		Violated: res.Violated}
+	if opts.ComparisonOnly {
+		fig.Relabellings = RelabellingNote(opts.ComparisonSeed)
+	}
+	if v := res.Violation; v != nil {
+		fig.Reported = &invariants.Violation{Property: v.Property, Detail: v.Detail}
+	}
 	var out []PropertyResult
 	for _, p := range invariants.All {
 		pr := PropertyResult{Name: p.Name, Status: Unknown}
-		if complete {
+		var checked bool
+		pr.Note, checked = p.Report(fig)
+		switch {
+		case slices.Contains(res.Violated, p.Name):
+			pr.Status = Violated
+		case !checked:
+			pr.Status = NotChecked
+		case complete:
 			pr.Status = Holds
-		}
-		switch p.Name {
-		case invariants.Decentralization:
-			if space.Initiators != 0 {
-				pr.Status, pr.Note = NotChecked, "initiators fixed by -initiators"
-			} else if complete {
-				pr.Note = fmt.Sprintf("all %d non-empty initiator sets", 1<<uint(space.N)-1)
-			}
-		case invariants.Uniformity:
-			pr.Note = UniformityNote(uniformChecked, opts.UniformityEvery)
-		case invariants.ComparisonOnly:
-			if !opts.ComparisonOnly {
-				pr.Status = NotChecked
-			} else if complete {
-				pr.Note = RelabellingNote(opts.ComparisonSeed)
-			}
-		case invariants.MessageBound:
-			switch {
-			case info.Bound.Max == nil:
-				pr.Status, pr.Note = NotChecked, "no bound declared"
-			case res.MaxMessages >= 0:
-				pr.Note = fmt.Sprintf("max %d, bound %s = %d", res.MaxMessages, info.Bound.Formula, info.Bound.Max(space.N))
-			}
-		}
-		if slices.Contains(res.Violated, p.Name) {
-			pr.Status, pr.Note = Violated, "violated in some configuration"
-			if res.Violation.Property == p.Name {
-				pr.Note = res.Violation.Detail
-			}
 		}
 		out = append(out, pr)
 	}

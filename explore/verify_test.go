@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -26,7 +27,7 @@ func TestCorrectProtocolsVerify(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
 				space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
 				res := explore.Check(context.Background(), m, space, explore.DefaultOptions())
-				if res.Verdict() != "VERIFIED" {
+				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatalf("%s", res.Verdict())
 				}
 				if res.ConfigsDone != space.Count() || res.Terminals < int64(space.Count()) {
@@ -72,7 +73,7 @@ func TestLiteratureMessageCounts(t *testing.T) {
 				space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels, Initiators: spec.All(n)}
 				opts := explore.Options{Exact: true}
 				res := explore.Check(context.Background(), m, space, opts)
-				if res.Verdict() != "VERIFIED" {
+				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatal(res.Verdict())
 				}
 				if res.MinMessages != tt.min(n) || res.MaxMessages != tt.max(n) {
@@ -89,7 +90,7 @@ func TestIncompleteIsNeverVerified(t *testing.T) {
 	space := explore.Space{N: 4, Topology: spec.UniRing}
 	for _, limit := range []int64{1, 10, 1000} {
 		res := explore.Check(context.Background(), m, space, explore.Options{MaxStates: limit})
-		if res.Incomplete == "" || res.Verdict() == "VERIFIED" {
+		if res.Incomplete == "" || res.Verdict().Outcome == invariants.Verified {
 			t.Errorf("max %d states: verdict %q", limit, res.Verdict())
 		}
 		for _, p := range res.Properties {
@@ -100,7 +101,7 @@ func TestIncompleteIsNeverVerified(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res := explore.Check(ctx, m, space, explore.DefaultOptions()); res.Verdict() != "INCOMPLETE: interrupted after 0 of 90 configurations" {
+	if res := explore.Check(ctx, m, space, explore.DefaultOptions()); res.Verdict() != (invariants.Verdict{Outcome: invariants.Incomplete, Reason: "interrupted after 0 of 90 configurations"}) {
 		t.Errorf("cancelled: %q", res.Verdict())
 	}
 }

@@ -176,3 +176,16 @@ func (c *Checker) AtEnd(s State) *Violation {
 }
 
 func (c *Checker) name(i int) string { return fmt.Sprintf("p%d (id %d)", i, c.Config.IDs[i]) }
+
+// CheckBound decides the message bound: nil if info declares no bound or
+// the most messages any execution on n processes sends, most, is within
+// it; otherwise the message-bound violation. Every engine (breadth-first,
+// collapsed, cached) and the bounds report decide it here, so that they
+// agree on the comparison and on the words.
+func CheckBound(info spec.Info, n, most int) *Violation {
+	b := info.Bound
+	if b.Max == nil || most <= b.Max(n) {
+		return nil
+	}
+	return &Violation{MessageBound, fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", most, b.Formula, b.Max(n))}
+}

@@ -141,7 +141,8 @@ func boundsAction(c *cli.Context) error {
 			if errors.As(err, &div) {
 				// The search measured an execution the protocol does not
 				// take again: its steps are not functions of their input.
-				return cli.Exit("VIOLATED: "+invariants.StepPurity+": "+div.PurityFinding().Detail, exitViolated)
+				v := invariants.Verdict{Outcome: invariants.Violated, Property: invariants.StepPurity}
+				return cli.Exit(v.String()+": "+div.PurityFinding().Detail, exitCode(v.Outcome))
 			}
 			if err != nil {
 				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
@@ -186,11 +187,5 @@ func boundsAction(c *cli.Context) error {
 	for _, e := range writeErrs {
 		fmt.Fprintln(c.App.ErrWriter, "elcheck: "+e)
 	}
-	switch v := t.Verdict(); {
-	case strings.HasPrefix(v, "EXCEEDED"), strings.HasPrefix(v, "VIOLATED"):
-		return cli.Exit("", exitViolated)
-	case strings.HasPrefix(v, "INCOMPLETE"):
-		return cli.Exit("", exitIncomplete)
-	}
-	return nil
+	return verdictExit(t.Verdict().Outcome)
 }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,6 +29,28 @@ const (
 	exitIncomplete = 3
 	exitInternal   = 4
 )
+
+// exitCode is the exit code of a verdict's outcome.
+func exitCode(o invariants.Outcome) int {
+	switch o {
+	case invariants.Violated:
+		return exitViolated
+	case invariants.Incomplete:
+		return exitIncomplete
+	case invariants.Internal:
+		return exitInternal
+	}
+	return exitVerified
+}
+
+// verdictExit returns the exit code of outcome o as an action's error: nil
+// for exit 0, the verdict itself being printed already.
+func verdictExit(o invariants.Outcome) error {
+	if code := exitCode(o); code != exitVerified {
+		return cli.Exit("", code)
+	}
+	return nil
+}
 
 func main() {
 	if os.Getenv("GOGC") == "" {

@@ -218,11 +218,11 @@ func mergeReports(shards []shardReport) (*report, error) {
 	m.Properties = mergeProperties(shards, m)
 	switch {
 	case m.Violation != nil:
-		m.Verdict = "VIOLATED: " + m.Counterexample.Property
+		m.setVerdict(invariants.Verdict{Outcome: invariants.Violated, Property: m.Counterexample.Property})
 	case m.Incomplete != "":
-		m.Verdict = "INCOMPLETE: " + m.Incomplete
+		m.setVerdict(invariants.Verdict{Outcome: invariants.Incomplete, Reason: m.Incomplete})
 	default:
-		m.Verdict = "VERIFIED"
+		m.setVerdict(invariants.Verdict{Outcome: invariants.Verified})
 	}
 	return m, nil
 }
@@ -311,22 +311,25 @@ func (m *report) violationDetail(shards []shardReport, i int) string {
 }
 
 // mergedNote rewrites the note of property i for the whole space as
-// explore writes it for an unsharded run: counts are added up, and notes
-// that claim the whole space only when it was all checked.
+// explore writes it for an unsharded run: the notes made of counts are
+// written afresh from the counts added up, by the table that writes them
+// for explore (invariants.Property.Report), and notes that claim the whole
+// space are kept only when it was all checked.
 func mergedNote(shards []shardReport, i int, status string, m *report) string {
 	name := shards[0].Properties[i].Name
 	switch name {
-	case invariants.Uniformity:
-		return explore.UniformityNote(m.UniformChecked, m.UniformEvery)
-	case invariants.MessageBound:
-		if m.Messages.Max < 0 {
+	case invariants.Uniformity, invariants.MessageBound:
+		p, _ := invariants.Lookup(name)
+		f := invariants.Figures{N: m.N, UniformChecked: m.UniformChecked, UniformEvery: m.UniformEvery, MaxMessages: m.Messages.Max}
+		if mach, ok := protocols.Lookup(m.Algo); ok {
+			f.Bound = mach.Info().Bound
+		} else if name == invariants.MessageBound {
+			// A protocol this elcheck does not know: its bound is
+			// known only from the shards' notes.
 			return ""
 		}
-		for _, s := range shards {
-			if _, rest, ok := strings.Cut(s.Properties[i].Note, ", bound "); ok && strings.HasPrefix(s.Properties[i].Note, "max ") {
-				return fmt.Sprintf("max %d, bound %s", m.Messages.Max, rest)
-			}
-		}
+		note, _ := p.Report(f)
+		return note
 	default:
 		if status == string(explore.Holds) {
 			return shards[0].Properties[i].Note

@@ -30,6 +30,14 @@ type report struct {
 	config   string // the violation's configuration, when there is no trace to show
 	traceOut string // where the trace was written, if it was
 	traceErr string // why the trace was not written to -trace-out
+	// verdict is the typed verdict, which the exit code comes from;
+	// jsonReport.Verdict is its text (setVerdict keeps the two together).
+	verdict invariants.Verdict
+}
+
+// setVerdict sets the report's verdict and its text.
+func (r *report) setVerdict(v invariants.Verdict) {
+	r.verdict, r.Verdict = v, v.String()
 }
 
 // jsonReport is the -format=json report. The fields up to elapsed_ms,
@@ -129,7 +137,8 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
 		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached,
 		UniformChecked: r.UniformChecked, UniformEvery: j.opts.UniformityEvery,
-		Verdict: r.Verdict(), Incomplete: r.Incomplete}
+		Incomplete: r.Incomplete}
+	rep.setVerdict(r.Verdict())
 	for _, p := range r.Properties {
 		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
 	}
@@ -185,13 +194,7 @@ func (r *report) saveTrace(c *cli.Context, path string) {
 
 // exit returns the verdict's exit code as the action's error.
 func (r *report) exit() error {
-	switch {
-	case r.Violation != nil:
-		return cli.Exit("", exitViolated)
-	case r.Incomplete != "":
-		return cli.Exit("", exitIncomplete)
-	}
-	return nil
+	return verdictExit(r.verdict.Outcome)
 }
 
 func (r *report) write(w io.Writer, format string) {

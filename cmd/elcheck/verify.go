@@ -17,6 +17,7 @@ import (
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
@@ -335,7 +336,7 @@ func verifyAction(c *cli.Context) error {
 	}
 	res := explore.Check(ctx, j.machine, j.space, j.opts)
 	progress.finish()
-	if res.Internal != "" {
+	if res.Verdict().Outcome == invariants.Internal {
 		what, stack, _ := strings.Cut(res.Internal, "\n")
 		if os.Getenv("ELCHECK_DEBUG") != "" {
 			fmt.Fprintln(c.App.ErrWriter, stack)
