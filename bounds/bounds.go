@@ -291,7 +291,7 @@ func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts expl
 	// The published figures are over every placement: one fixed by -ids
 	// is not set against them.
 	if space.IDs == nil {
-		row.Literature = checkLiterature(info.Name, row)
+		row.Literature = checkLiterature(info, row)
 	}
 	return row
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,22 +224,39 @@ func TestViolatedAndIncomplete(t *testing.T) {
 	}
 }
 
-// TestLiteratureSources: every formula's Source starts with the anchor in
-// docs/references.md of the source it comes from (the tag the tables and
-// plots show), names a registered protocol, and quotes a passage.
+// TestLiteratureSources: every formula a registered protocol declares
+// measures a figure bounds reports (a message kind or one of its measures),
+// and its Source starts with the anchor in docs/references.md of the source
+// it comes from (the tag the tables and plots show) and quotes a passage.
 func TestLiteratureSources(t *testing.T) {
 	b, err := os.ReadFile("../docs/references.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for algo, fs := range bounds.Literature {
-		lookup(t, algo)
-		for _, f := range fs {
+	for _, m := range protocols.Correct() {
+		info := m.Info()
+		for _, f := range bounds.Literature(info) {
+			if !slices.Contains(info.Messages, f.Measure) && !slices.Contains([]string{bounds.Messages, bounds.Bits, bounds.Dyadic, bounds.Time}, f.Measure) {
+				t.Errorf("%s: formula %s measures %q, which bounds does not report", info.Name, f.Text, f.Measure)
+			}
 			tag, rest, ok := strings.Cut(f.Source, ", ")
 			if !ok || rest == "" || !bytes.Contains(b, []byte(`<a id="`+tag+`"></a>`)) {
-				t.Errorf("%s: Source %q does not start with an anchor of docs/references.md and a passage", algo, f.Source)
+				t.Errorf("%s: Source %q does not start with an anchor of docs/references.md and a passage", info.Name, f.Source)
 			}
 		}
+	}
+}
+
+// A buggy variant has no formulas of its own: those it inherits describe
+// the correct algorithm.
+func TestLiteratureSkipsBuggyVariants(t *testing.T) {
+	info := lookup(t, "cr").Info()
+	if len(bounds.Literature(info)) != 3 {
+		t.Fatalf("cr: %d formulas, want 3", len(bounds.Literature(info)))
+	}
+	info.Bug = "a slip"
+	if fs := bounds.Literature(info); len(fs) != 0 {
+		t.Errorf("a buggy variant gets %d formulas", len(fs))
 	}
 }
 
@@ -267,7 +285,7 @@ func TestDyadic(t *testing.T) {
 // Formulas with a logarithm compare exactly.
 func TestFormulaCompare(t *testing.T) {
 	var f bounds.Formula
-	for _, g := range bounds.Literature["dkr"] {
+	for _, g := range bounds.Literature(lookup(t, "dkr").Info()) {
 		if g.Text == "2N log N + N" {
 			f = g
 		}

@@ -5,18 +5,21 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+
+	"github.com/elcheck/elcheck/spec"
 )
 
 // Relation is how a measured figure should relate to a formula.
-type Relation string
+type Relation = spec.Relation
 
 // The relations.
 const (
-	Equal  Relation = "="
-	AtMost Relation = "≤"
+	Equal  = spec.Equal
+	AtMost = spec.AtMost
 )
 
-// Formula is a figure the literature gives for a protocol: Measure (a
+// Formula is a figure the literature gives for a protocol, a
+// spec.Formula as bounds reports it (with its JSON names): Measure (a
 // measure name: Messages, a message kind, Time...) and Stat ("min", "mean"
 // or "max") should relate to Text's value as Rel says. Source names the
 // source and the passage: it starts with the source's anchor in
@@ -91,57 +94,24 @@ type LitCheck struct {
 	Holds    bool   `json:"holds"`
 }
 
-// Literature is the table of the published formulas, by protocol name.
-// Only what the sources state: the lecture notes "Election algorithms"
-// (notes-election) give orders of magnitude for LeLann and Chang-Roberts
-// (min form) and 2N log N + N for DKR; the lecture slides "Leader Election
-// Algorithms" (slides-leader) give Chang-Roberts's best, worst and average
-// cases and have every one of LeLann's n messages passed to every node.
-var Literature = map[string][]Formula{
-	"cr": {
-		{Measure: "probe", Stat: "min", Rel: Equal, Text: "2n-1", Source: `slides-leader, "Best case": ids increasing along the ring, (n-1) + n message passes`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(2*n-1, 1) })},
-		{Measure: "probe", Stat: "mean", Rel: Equal, Text: "n·H_n", Source: `slides-leader, "Average case (consider all n! rings)": n(1 + 1/2 + ... + 1/n) message passes`,
-			value: poly(func(n int64) *big.Rat { return new(big.Rat).Mul(big.NewRat(n, 1), harmonic(n)) })},
-		{Measure: "probe", Stat: "max", Rel: Equal, Text: "n(n+1)/2", Source: `slides-leader, "Worst case": ids decreasing along the ring, message i passed i times`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(n*(n+1), 2) })},
-	},
-	"lelann": {
-		{Measure: "tok", Stat: "mean", Rel: Equal, Text: "N^2", Source: `notes-election, "LeLann's algorithm": each initiator's token goes round the ring; all N initiate`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-		{Measure: "tok", Stat: "max", Rel: AtMost, Text: "N^2", Source: `notes-election, "LeLann's algorithm": at most N tokens of N hops, O(N^2)`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-	},
-	"lelann-list": {
-		{Measure: "elect", Stat: "min", Rel: Equal, Text: "n^2", Source: `slides-leader, "Simple algorithm": each of the n nodes sends a message which is passed to all other nodes (and back to it)`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-		{Measure: "elect", Stat: "max", Rel: Equal, Text: "n^2", Source: `slides-leader, as above`,
-			value: poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
-	},
-	"dkr": {
-		{Measure: Messages, Stat: "max", Rel: AtMost, Text: "2N log N + N", Source: `notes-election, "DKR message complexity estimate": at most log N rounds of 2N messages, then N informing of the result`,
-			value: func(n int) (a, b *big.Rat) { return big.NewRat(int64(n), 1), big.NewRat(2*int64(n), 1) }},
-	},
-}
-
-// poly makes a formula without a logarithm.
-func poly(f func(n int64) *big.Rat) func(int) (a, b *big.Rat) {
-	return func(n int) (a, b *big.Rat) { return f(int64(n)), new(big.Rat) }
-}
-
-// harmonic returns H_n = 1 + 1/2 + ... + 1/n.
-func harmonic(n int64) *big.Rat {
-	h := new(big.Rat)
-	for k := int64(1); k <= n; k++ {
-		h.Add(h, big.NewRat(1, k))
+// Literature returns the published formulas a protocol declares
+// (spec.Info.Literature), none for a buggy variant: the formulas are about
+// the correct algorithm.
+func Literature(info spec.Info) []Formula {
+	if info.Bug != "" {
+		return nil
 	}
-	return h
+	fs := make([]Formula, len(info.Literature))
+	for i, f := range info.Literature {
+		fs[i] = Formula{Measure: f.Measure, Stat: f.Stat, Rel: f.Rel, Text: f.Text, Source: f.Source, value: f.Value}
+	}
+	return fs
 }
 
-// checkLiterature sets row's figures against the formulas for algo.
-func checkLiterature(algo string, row *Row) []LitCheck {
+// checkLiterature sets row's figures against the formulas info declares.
+func checkLiterature(info spec.Info, row *Row) []LitCheck {
 	var out []LitCheck
-	for _, f := range Literature[algo] {
+	for _, f := range Literature(info) {
 		lc := LitCheck{Formula: f, Value: f.ValueString(row.N)}
 		s := row.Stat(f.Measure)
 		var x *big.Rat

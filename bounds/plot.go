@@ -69,7 +69,7 @@ func (t *Table) WriteSVG(w io.Writer) {
 		}
 		ss = append(ss, series{label: "declared bound " + b.Formula, color: "#222222", dash: "7 4", ys: ys})
 	}
-	for _, f := range Literature[t.Info.Name] {
+	for _, f := range Literature(t.Info) {
 		if f.Measure != Messages {
 			continue
 		}

@@ -105,7 +105,7 @@ func (t *Table) figures() (msgs, bitsTime, lit *grid) {
 	for _, name := range []string{Bits, Dyadic, Time} {
 		stat(bitsTime, name)
 	}
-	for _, f := range Literature[t.Info.Name] {
+	for _, f := range Literature(t.Info) {
 		lit.add(f.Measure+" "+f.Stat, string(f.Rel)+" "+f.Text+" ["+strings.SplitN(f.Source, ",", 2)[0]+"]")
 	}
 	for _, r := range t.Rows {
@@ -138,7 +138,7 @@ func (t *Table) figures() (msgs, bitsTime, lit *grid) {
 		msgs.rows = append(msgs.rows, m)
 		bitsTime.rows = append(bitsTime.rows, b)
 		l := []string{strconv.Itoa(r.N)}
-		for k := range Literature[t.Info.Name] {
+		for k := range Literature(t.Info) {
 			cell := "n/a"
 			if k < len(r.Literature) {
 				cell = r.Literature[k].Cell()

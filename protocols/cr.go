@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -34,6 +35,12 @@ const (
 	crNoSelected
 )
 
+// CR's message kinds; Info names them.
+const (
+	crProbe spec.Kind = iota
+	crSelected
+)
+
 // CR is the lecture slides' Chang-Roberts algorithm. A process that wakes
 // sends PROBE(i) and participates; a process that receives PROBE(k) first
 // joins if it does not participate yet, then discards the probe if i > k,
@@ -43,6 +50,9 @@ const (
 // which absorbs it. The zero value is the correct protocol; the registry also
 // holds the buggy variants "cr-flip" and "cr-noselected".
 type CR struct{ variant crVariant }
+
+// The correct protocol and its buggy variants join the registry.
+var _ = register[CRState](CR{variant: crCorrect}, CR{variant: crFlip}, CR{variant: crNoSelected})
 
 type crPhase uint8
 
@@ -72,11 +82,11 @@ func (s CRState) Decision() spec.Decision {
 	return spec.Decision{}
 }
 
-// Encode implements spec.Local.
-func (s CRState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.ID(s.Leader)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *CRState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.ID(&s.Leader)
 }
 
 // String implements spec.Local: "sleep", "participating", "lost leader=5".
@@ -102,9 +112,18 @@ func (p CR) Info() spec.Info {
 		// Sleeping processes join on their first probe, so every id runs.
 		Winner:   spec.MaxAll,
 		AllLearn: true,
-		Messages: []string{"probe", "selected"},
+		Messages: []string{crProbe: "probe", crSelected: "selected"},
 		Bound:    spec.Bound{Formula: "n(n+1)/2 probes + n SELECTED", Max: crBound},
 		Channels: spec.FIFO,
+		// The lecture slides' best, worst and average cases.
+		Literature: []spec.Formula{
+			{Measure: "probe", Stat: "min", Rel: spec.Equal, Text: "2n-1", Source: `slides-leader, "Best case": ids increasing along the ring, (n-1) + n message passes`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(2*n-1, 1) })},
+			{Measure: "probe", Stat: "mean", Rel: spec.Equal, Text: "n·H_n", Source: `slides-leader, "Average case (consider all n! rings)": n(1 + 1/2 + ... + 1/n) message passes`,
+				Value: spec.Poly(func(n int64) *big.Rat { return new(big.Rat).Mul(big.NewRat(n, 1), spec.Harmonic(n)) })},
+			{Measure: "probe", Stat: "max", Rel: spec.Equal, Text: "n(n+1)/2", Source: `slides-leader, "Worst case": ids decreasing along the ring, message i passed i times`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(n*(n+1), 2) })},
+		},
 	}
 	switch p.variant {
 	case crFlip:
@@ -124,18 +143,8 @@ func (p CR) Info() spec.Info {
 // Init implements spec.Protocol: participate = false.
 func (CR) Init(env spec.Env) CRState { return CRState{ID: env.ID} }
 
-// Decode implements spec.Protocol.
-func (CR) Decode(d *spec.Decoder) CRState {
-	var s CRState
-	s.ID = d.ID()
-	s.phase = crPhase(d.Uint())
-	s.Leader = d.ID()
-	return s
-}
-
 // Step implements spec.Protocol.
 func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
-	const probe, selected spec.Kind = 0, 1
 	if ev.Kind == spec.Wake {
 		if s.phase == crSleep {
 			s = p.wake(s, out)
@@ -143,7 +152,7 @@ func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
 		return s
 	}
 	switch ev.Msg.Kind {
-	case probe:
+	case crProbe:
 		// Step 2: "if participate = false execute step 1 first".
 		if s.phase == crSleep {
 			s = p.wake(s, out)
@@ -160,14 +169,14 @@ func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
 			s.phase = crLeader
 			s.Leader = s.ID
 			if p.variant != crNoSelected {
-				out.Send(next, spec.Message{Kind: selected, ID: s.ID})
+				out.Send(next, spec.Message{Kind: crSelected, ID: s.ID})
 			}
 		case forward:
 			out.Send(next, ev.Msg)
 		default:
 			// Discard the probe: its sender cannot be the leader.
 		}
-	case selected:
+	case crSelected:
 		x := ev.Msg.ID
 		if x == s.ID {
 			// Step 3 "else discard the message": the leader absorbs its
@@ -188,8 +197,7 @@ func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
 
 // wake is step 1: "send PROBE(i) to right neighbor; participate := true".
 func (CR) wake(s CRState, out *spec.Outbox) CRState {
-	const probe spec.Kind = 0
-	out.Send(next, spec.Message{Kind: probe, ID: s.ID})
+	out.Send(next, spec.Message{Kind: crProbe, ID: s.ID})
 	s.phase = crParticipate
 	return s
 }
@@ -206,6 +214,12 @@ const (
 	crMinNoAbsorb
 )
 
+// CRMin's message kinds; Info names them.
+const (
+	crMinTok spec.Kind = iota
+	crMinLdr
+)
+
 // CRMin is the lecture notes' Chang-Roberts algorithm. An initiator p sends
 // (tok, p); on (tok, q) it becomes leader if q = p, forwards q < p (and is
 // lost if it was still a candidate), and swallows q > p. Non-initiators relay
@@ -214,6 +228,9 @@ const (
 // (ldr, p) goes round the ring once and the leader absorbs it. The zero value
 // is the correct protocol; the registry also holds "cr-min-noabsorb".
 type CRMin struct{ variant crMinVariant }
+
+// The correct protocol and its buggy variant join the registry.
+var _ = register[CRMinState](CRMin{variant: crMinCorrect}, CRMin{variant: crMinNoAbsorb})
 
 type crMinPhase uint8
 
@@ -245,11 +262,11 @@ func (s CRMinState) Decision() spec.Decision {
 	return spec.Decision{}
 }
 
-// Encode implements spec.Local.
-func (s CRMinState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.ID(s.Leader)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *CRMinState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.ID(&s.Leader)
 }
 
 // String implements spec.Local: "cand", "lost leader=1", "relay".
@@ -282,7 +299,7 @@ func (p CRMin) Info() spec.Info {
 		Topology: spec.UniRing,
 		Winner:   spec.MinInitiators,
 		AllLearn: true,
-		Messages: []string{"tok", "ldr"},
+		Messages: []string{crMinTok: "tok", crMinLdr: "ldr"},
 		// The token of the r-th smallest initiator stops at the first
 		// smaller initiator, passing none of the r-2 others: at most n-r+1
 		// hops, so at most n(n+1)/2 tokens in all, then n ldr messages.
@@ -301,27 +318,17 @@ func (p CRMin) Info() spec.Info {
 // Init implements spec.Protocol.
 func (CRMin) Init(env spec.Env) CRMinState { return CRMinState{ID: env.ID} }
 
-// Decode implements spec.Protocol.
-func (CRMin) Decode(d *spec.Decoder) CRMinState {
-	var s CRMinState
-	s.ID = d.ID()
-	s.phase = crMinPhase(d.Uint())
-	s.Leader = d.ID()
-	return s
-}
-
 // Step implements spec.Protocol.
 func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
-	const tok, ldr spec.Kind = 0, 1
 	if ev.Kind == spec.Wake {
 		if s.phase == crMinSleep {
 			// "state_p := cand; send (tok, p) to Next_p".
 			s.phase = crMinCand
-			out.Send(next, spec.Message{Kind: tok, ID: s.ID})
+			out.Send(next, spec.Message{Kind: crMinTok, ID: s.ID})
 		}
 		return s
 	}
-	if ev.Msg.Kind == ldr {
+	if ev.Msg.Kind == crMinLdr {
 		x := ev.Msg.ID
 		if s.phase == crMinLeader && x == s.ID && p.variant != crMinNoAbsorb {
 			// The flood has gone round: every process knows x. No token is
@@ -353,7 +360,7 @@ func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
 			// flood starts here.
 			s.phase = crMinLeader
 			s.Leader = s.ID
-			out.Send(next, spec.Message{Kind: ldr, ID: s.ID})
+			out.Send(next, spec.Message{Kind: crMinLdr, ID: s.ID})
 		case q < s.ID:
 			// "if state_p = cand then state_p := lost; send (tok, q)".
 			if s.phase == crMinCand {

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -20,6 +21,13 @@ const (
 	dkrNoSecond
 )
 
+// DKR's message kinds; Info names them.
+const (
+	dkrOne spec.Kind = iota
+	dkrTwo
+	dkrSmall
+)
+
 // DKR is the lecture notes' Dolev-Klawe-Rodeh algorithm. An active process
 // sends (one, c) and receives its anticlockwise active neighbour's current id
 // as acn. If acn = c it is the only active process left: it sends (small, acn)
@@ -31,6 +39,9 @@ const (
 // downstream. The zero value is the correct protocol; the registry also holds
 // "dkr-nosecond".
 type DKR struct{ variant dkrVariant }
+
+// The correct protocol and its buggy variant join the registry.
+var _ = register[DKRState](DKR{variant: dkrCorrect}, DKR{variant: dkrNoSecond})
 
 type dkrPhase uint8
 
@@ -66,13 +77,13 @@ func (s DKRState) Decision() spec.Decision {
 	return spec.Decision{Status: spec.Defeated, Leader: s.Win}
 }
 
-// Encode implements spec.Local.
-func (s DKRState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.ID(s.C)
-	e.ID(s.Acn)
-	e.ID(s.Win)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *DKRState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.ID(&s.C)
+	c.ID(&s.Acn)
+	c.ID(&s.Win)
 }
 
 // String implements spec.Local: "active c=3 wait one", "active c=3 acn=1
@@ -121,9 +132,14 @@ func (p DKR) Info() spec.Info {
 		Topology: spec.UniRing,
 		Winner:   spec.MinInitiators,
 		AllLearn: true,
-		Messages: []string{"one", "two", "small"},
+		Messages: []string{dkrOne: "one", dkrTwo: "two", dkrSmall: "small"},
 		Bound:    spec.Bound{Formula: "2N⌊log N⌋ + 2N", Max: dkrBound},
 		Channels: spec.FIFO,
+		// The lecture notes' estimate, which dkrBound corrects.
+		Literature: []spec.Formula{
+			{Measure: "messages", Stat: "max", Rel: spec.AtMost, Text: "2N log N + N", Source: `notes-election, "DKR message complexity estimate": at most log N rounds of 2N messages, then N informing of the result`,
+				Value: func(n int) (a, b *big.Rat) { return big.NewRat(int64(n), 1), big.NewRat(2*int64(n), 1) }},
+		},
 	}
 	if p.variant == dkrNoSecond {
 		info.Name = "dkr-nosecond"
@@ -141,31 +157,19 @@ func (DKR) Init(env spec.Env) DKRState {
 	return DKRState{ID: env.ID, C: env.ID}
 }
 
-// Decode implements spec.Protocol.
-func (DKR) Decode(d *spec.Decoder) DKRState {
-	var s DKRState
-	s.ID = d.ID()
-	s.phase = dkrPhase(d.Uint())
-	s.C = d.ID()
-	s.Acn = d.ID()
-	s.Win = d.ID()
-	return s
-}
-
 // Step implements spec.Protocol.
 func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
-	const one, two, small spec.Kind = 0, 1, 2
 	if ev.Kind == spec.Wake {
 		if s.phase == dkrSleep {
 			// "if p is initiator then state_p := active"; send (one, c_p).
 			s.phase = dkrActiveOne
-			out.Send(next, spec.Message{Kind: one, ID: s.C})
+			out.Send(next, spec.Message{Kind: dkrOne, ID: s.C})
 		}
 		return s
 	}
 	q := ev.Msg.ID
 	switch {
-	case ev.Msg.Kind == one && (s.phase == dkrSleep || s.phase == dkrPassiveOne):
+	case ev.Msg.Kind == dkrOne && (s.phase == dkrSleep || s.phase == dkrPassiveOne):
 		// Passive: "receive (one, q); send (one, q)". A passive process
 		// stands for no identity, so c_p is forgotten (states that behave
 		// alike encode alike).
@@ -173,32 +177,32 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 		s.C = spec.None
 		out.Send(next, ev.Msg)
 
-	case ev.Msg.Kind != one && s.phase == dkrPassiveM:
+	case ev.Msg.Kind != dkrOne && s.phase == dkrPassiveM:
 		// Passive: "receive m; send m; if m is a (small, q) message then
 		// win_p := q".
 		out.Send(next, ev.Msg)
-		if ev.Msg.Kind == small {
+		if ev.Msg.Kind == dkrSmall {
 			s.phase = dkrDone
 			s.Win = q
 		} else {
 			s.phase = dkrPassiveOne
 		}
 
-	case ev.Msg.Kind == one && s.phase == dkrActiveOne:
+	case ev.Msg.Kind == dkrOne && s.phase == dkrActiveOne:
 		// Active: "receive (one, q); acn_p := q".
 		s.Acn = q
 		if s.Acn == s.C {
 			// "acn_p is the minimum": c_p went round the whole ring, so p
 			// is the last active process. "send (small, acn_p)".
 			s.phase = dkrActiveSmall
-			out.Send(next, spec.Message{Kind: small, ID: s.Acn})
+			out.Send(next, spec.Message{Kind: dkrSmall, ID: s.Acn})
 		} else {
 			// "acn_p is current id of neighbor": "send (two, acn_p)".
 			s.phase = dkrActiveTwo
-			out.Send(next, spec.Message{Kind: two, ID: s.Acn})
+			out.Send(next, spec.Message{Kind: dkrTwo, ID: s.Acn})
 		}
 
-	case ev.Msg.Kind == two && s.phase == dkrActiveTwo:
+	case ev.Msg.Kind == dkrTwo && s.phase == dkrActiveTwo:
 		// Active: "receive (two, q); if acn_p < c_p and acn_p < q then
 		// c_p := acn_p else state_p := passive". q is the id two active
 		// places upstream; acn survives only as a local minimum, so of two
@@ -212,13 +216,13 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 			s.C = s.Acn
 			s.Acn = spec.None
 			s.phase = dkrActiveOne
-			out.Send(next, spec.Message{Kind: one, ID: s.C})
+			out.Send(next, spec.Message{Kind: dkrOne, ID: s.C})
 		} else {
 			s.C, s.Acn = spec.None, spec.None
 			s.phase = dkrPassiveOne
 		}
 
-	case ev.Msg.Kind == small && s.phase == dkrActiveSmall:
+	case ev.Msg.Kind == dkrSmall && s.phase == dkrActiveSmall:
 		// Active: "receive (small, q)": the small message went round and
 		// every other process has set win_p from it. The slide's garbled
 		// "then c_i := acn_p" can only mean the detector's win_p := q: the

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -27,6 +28,9 @@ const (
 	lelannFlip
 )
 
+// LeLann's message kind; Info names it.
+const lelannTok spec.Kind = 0
+
 // LeLann is the LeLann algorithm of the lecture notes "Election
 // algorithms". Each initiator p sends (tok, p) to Next_p, records every
 // foreign token in List_p and forwards it, and decides when its own token
@@ -34,6 +38,9 @@ const (
 // Non-initiators relay every token and become lost. The zero value is the
 // correct protocol; the registry also holds the buggy variant "lelann-flip".
 type LeLann struct{ variant lelannVariant }
+
+// The correct protocol and its buggy variant join the registry.
+var _ = register[LeLannState](LeLann{variant: lelannCorrect}, LeLann{variant: lelannFlip})
 
 type lelannPhase uint8
 
@@ -70,12 +77,12 @@ func (s LeLannState) Decision() spec.Decision {
 	return spec.Decision{}
 }
 
-// Encode implements spec.Local.
-func (s LeLannState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.IDSet(s.List)
-	e.ID(s.Leader)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *LeLannState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.IDSet(&s.List)
+	c.ID(&s.Leader)
 }
 
 // String implements spec.Local: "cand list={1,3}", "lost leader=1".
@@ -103,11 +110,18 @@ func (p LeLann) Info() spec.Info {
 		Winner:   spec.MinInitiators,
 		// Non-initiators relay and lose without learning the winner.
 		AllLearn: false,
-		Messages: []string{"tok"},
+		Messages: []string{lelannTok: "tok"},
 		// Each of at most N initiators' tokens makes exactly N hops
 		// (the lecture notes: message complexity O(N^2)).
 		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
 		Channels: spec.FIFO,
+		// The lecture notes give the order of magnitude only.
+		Literature: []spec.Formula{
+			{Measure: "tok", Stat: "mean", Rel: spec.Equal, Text: "N^2", Source: `notes-election, "LeLann's algorithm": each initiator's token goes round the ring; all N initiate`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
+			{Measure: "tok", Stat: "max", Rel: spec.AtMost, Text: "N^2", Source: `notes-election, "LeLann's algorithm": at most N tokens of N hops, O(N^2)`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
+		},
 	}
 	if p.variant == lelannFlip {
 		info.Name = "lelann-flip"
@@ -123,25 +137,14 @@ func (LeLann) Init(env spec.Env) LeLannState {
 	return LeLannState{ID: env.ID, phase: lelannSleep, List: []spec.ID{env.ID}}
 }
 
-// Decode implements spec.Protocol.
-func (LeLann) Decode(d *spec.Decoder) LeLannState {
-	var s LeLannState
-	s.ID = d.ID()
-	s.phase = lelannPhase(d.Uint())
-	s.List = d.IDSet()
-	s.Leader = d.ID()
-	return s
-}
-
 // Step implements spec.Protocol.
 func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState {
-	const tok spec.Kind = 0
 	switch s.phase {
 	case lelannSleep:
 		if ev.Kind == spec.Wake {
 			// "if p is initiator then state_p := cand; send (tok, p)".
 			s.phase = lelannCand
-			out.Send(next, spec.Message{Kind: tok, ID: s.ID})
+			out.Send(next, spec.Message{Kind: lelannTok, ID: s.ID})
 			return s
 		}
 		// Woken by a token: p is not an initiator. "repeat receive (tok, q);
@@ -206,6 +209,12 @@ func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState
 // "lelann-list-bag") elect(i) can overtake and i decides on a partial list.
 type LeLannList struct{ bag bool }
 
+// The correct protocol and its buggy variant join the registry.
+var _ = register[LeLannListState](LeLannList{}, LeLannList{bag: true})
+
+// LeLannList's message kind; Info names it.
+const listElect spec.Kind = 0
+
 type listPhase uint8
 
 const (
@@ -235,12 +244,12 @@ func (s LeLannListState) Decision() spec.Decision {
 	return spec.Decision{Status: spec.Defeated, Leader: s.Coordinator}
 }
 
-// Encode implements spec.Local.
-func (s LeLannListState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.IDSet(s.List)
-	e.ID(s.Coordinator)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *LeLannListState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.IDSet(&s.List)
+	c.ID(&s.Coordinator)
 }
 
 // String implements spec.Local: "active list={2,3}", "decided coord=3".
@@ -266,12 +275,18 @@ func (p LeLannList) Info() spec.Info {
 		Topology: spec.UniRing,
 		Winner:   spec.MaxAll,
 		AllLearn: true,
-		Messages: []string{"elect"},
+		Messages: []string{listElect: "elect"},
 		// Every process joins and each elect(i) makes exactly n hops
 		// (the lecture slides: "each of the n nodes sends a message which is
 		// passed to all other nodes").
 		Bound:    spec.Bound{Formula: "N^2", Max: func(n int) int { return n * n }},
 		Channels: spec.FIFO,
+		Literature: []spec.Formula{
+			{Measure: "elect", Stat: "min", Rel: spec.Equal, Text: "n^2", Source: `slides-leader, "Simple algorithm": each of the n nodes sends a message which is passed to all other nodes (and back to it)`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
+			{Measure: "elect", Stat: "max", Rel: spec.Equal, Text: "n^2", Source: `slides-leader, as above`,
+				Value: spec.Poly(func(n int64) *big.Rat { return big.NewRat(n*n, 1) })},
+		},
 	}
 	if p.bag {
 		info.Name = "lelann-list-bag"
@@ -292,19 +307,8 @@ func (LeLannList) Init(env spec.Env) LeLannListState {
 	return LeLannListState{ID: env.ID}
 }
 
-// Decode implements spec.Protocol.
-func (LeLannList) Decode(d *spec.Decoder) LeLannListState {
-	var s LeLannListState
-	s.ID = d.ID()
-	s.phase = listPhase(d.Uint())
-	s.List = d.IDSet()
-	s.Coordinator = d.ID()
-	return s
-}
-
 // Step implements spec.Protocol.
 func (LeLannList) Step(s LeLannListState, ev spec.Event, out *spec.Outbox) LeLannListState {
-	const elect spec.Kind = 0
 	if s.phase == listIdle {
 		// "creates a new active list ..., sends a message elect(i) to its
 		// right neighbor, and adds the number i to its active list". On a
@@ -313,7 +317,7 @@ func (LeLannList) Step(s LeLannListState, ev spec.Event, out *spec.Outbox) LeLan
 		// by the message elect(j)" — the j part is the forwarding below.
 		s.phase = listActive
 		s.List = []spec.ID{s.ID}
-		out.Send(next, spec.Message{Kind: elect, ID: s.ID})
+		out.Send(next, spec.Message{Kind: listElect, ID: s.ID})
 		if ev.Kind == spec.Wake {
 			return s
 		}

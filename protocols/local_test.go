@@ -53,88 +53,41 @@ func reachableSteps(t *testing.T, m spec.Machine) []step {
 	return steps
 }
 
-// typedCheck checks a typed protocol on the steps its registered machine
-// takes: Step leaves its input alone and gives the same result twice,
-// Decode reads what Encode wrote, and the erased Decision agrees with the
-// typed one.
-func typedCheck[S spec.Local](t *testing.T, p spec.Protocol[S]) {
-	m := spec.Erase(p)
-	encode := func(s S) []byte {
-		var e spec.Encoder
-		s.Encode(&e)
-		return e.Bytes()
-	}
-	steps := reachableSteps(t, m)
-	if len(steps) == 0 {
-		t.Fatal("no steps")
-	}
-	for _, st := range steps {
-		// Skip the decision prefix the erased machine writes, as it does.
-		d := spec.NewDecoder(st.local)
-		d.Uint()
-		d.ID()
-		body := d.Rest()
-		s := p.Decode(d)
-		if err := d.Err(); err != nil || len(d.Rest()) != 0 {
-			t.Fatalf("decoding %x: err %v, %d bytes left", st.local, err, len(d.Rest()))
-		}
-		if got := encode(s); !bytes.Equal(got, body) {
-			t.Fatalf("%s: Encode(Decode(x)) = %x, want %x", s, got, body)
-		}
-		if s.Decision() != m.Decision(st.local) {
-			t.Fatalf("%s: typed decision %v, erased %v", s, s.Decision(), m.Decision(st.local))
-		}
-		if s.String() == "" || m.Format(st.local) != s.String() {
-			t.Fatalf("%x: String %q, Format %q", st.local, s.String(), m.Format(st.local))
-		}
-
-		var out1, out2 spec.Outbox
-		s1 := p.Step(s, st.ev, &out1)
-		if got := encode(s); !bytes.Equal(got, body) {
-			t.Fatalf("Step mutated its input on %v: %x became %x", st.ev, body, got)
-		}
-		s2 := p.Step(s, st.ev, &out2)
-		if !bytes.Equal(encode(s1), encode(s2)) || !slices.Equal(out1.Sends(), out2.Sends()) {
-			t.Fatalf("Step is not deterministic on %s, %v", s, st.ev)
-		}
-
-		// The erased machine: same input bytes, same output, input intact.
-		in := slices.Clone(st.local)
-		var out3, out4 spec.Outbox
-		b1 := m.Step(nil, st.local, st.ev, &out3)
-		b2 := m.Step(nil, st.local, st.ev, &out4)
-		if !bytes.Equal(in, st.local) || !bytes.Equal(b1, b2) || !slices.Equal(out3.Sends(), out4.Sends()) {
-			t.Fatalf("erased Step is not pure on %s, %v", s, st.ev)
-		}
-	}
-	t.Logf("%d distinct steps", len(steps))
-}
-
+// TestStepIsPureAndStatesRoundTrip checks every registered protocol on
+// every step its machine takes on small rings (spec.CheckStep): states
+// decode and encode back to the same bytes, with the typed Decision in the
+// prefix; Step leaves its input alone and gives the same result twice; and
+// so does the erased machine. Every kind it sends has a name.
 func TestStepIsPureAndStatesRoundTrip(t *testing.T) {
-	tests := []struct {
-		name  string
-		check func(t *testing.T)
-	}{
-		{"lelann", func(t *testing.T) { typedCheck(t, LeLann{}) }},
-		{"lelann-flip", func(t *testing.T) { typedCheck(t, LeLann{variant: lelannFlip}) }},
-		{"lelann-list", func(t *testing.T) { typedCheck(t, LeLannList{}) }},
-		{"lelann-list-bag", func(t *testing.T) { typedCheck(t, LeLannList{bag: true}) }},
-		{"cr", func(t *testing.T) { typedCheck(t, CR{}) }},
-		{"cr-flip", func(t *testing.T) { typedCheck(t, CR{variant: crFlip}) }},
-		{"cr-noselected", func(t *testing.T) { typedCheck(t, CR{variant: crNoSelected}) }},
-		{"cr-min", func(t *testing.T) { typedCheck(t, CRMin{}) }},
-		{"cr-min-noabsorb", func(t *testing.T) { typedCheck(t, CRMin{variant: crMinNoAbsorb}) }},
-		{"dkr", func(t *testing.T) { typedCheck(t, DKR{}) }},
-		{"dkr-nosecond", func(t *testing.T) { typedCheck(t, DKR{variant: dkrNoSecond}) }},
-		{"peterson", func(t *testing.T) { typedCheck(t, Peterson{}) }},
-		{"peterson-norelay", func(t *testing.T) { typedCheck(t, Peterson{variant: petersonNoRelay}) }},
-		{"peterson-nocheck", func(t *testing.T) { typedCheck(t, Peterson{variant: petersonNoCheck}) }},
-	}
-	if len(tests) != len(Names()) {
-		t.Errorf("%d typed checks for %d registered protocols", len(tests), len(Names()))
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, tt.check)
+	for _, m := range All() {
+		t.Run(m.Info().Name, func(t *testing.T) {
+			steps := reachableSteps(t, m)
+			if len(steps) == 0 {
+				t.Fatal("no steps")
+			}
+			kinds := len(m.Info().Messages)
+			for _, st := range steps {
+				if err := spec.CheckStep(m, st.local, st.ev); err != nil {
+					t.Fatal(err)
+				}
+				if m.Format(st.local) == "" {
+					t.Fatalf("%x: Format is empty", st.local)
+				}
+				in := slices.Clone(st.local)
+				var out1, out2 spec.Outbox
+				b1 := m.Step(nil, st.local, st.ev, &out1)
+				b2 := m.Step(nil, st.local, st.ev, &out2)
+				if !bytes.Equal(in, st.local) || !bytes.Equal(b1, b2) || !slices.Equal(out1.Sends(), out2.Sends()) {
+					t.Fatalf("erased Step is not pure on %s, %v", m.Format(st.local), st.ev)
+				}
+				for _, snd := range out1.Sends() {
+					if int(snd.Msg.Kind) >= kinds {
+						t.Fatalf("%s sends kind %d on %v, which Info.Messages does not name", m.Format(st.local), snd.Msg.Kind, st.ev)
+					}
+				}
+			}
+			t.Logf("%d distinct steps", len(steps))
+		})
 	}
 }
 

@@ -74,6 +74,15 @@ const (
 // instead, since it goes all the way round.
 type Peterson struct{ variant petersonVariant }
 
+// The correct protocol and its buggy variants join the registry.
+var _ = register[PetersonState](Peterson{variant: petersonCorrect}, Peterson{variant: petersonNoRelay}, Peterson{variant: petersonNoCheck})
+
+// Peterson's message kinds; Info names them.
+const (
+	petersonTid spec.Kind = iota
+	petersonElected
+)
+
 type petersonPhase uint8
 
 const (
@@ -104,13 +113,13 @@ func (s PetersonState) Decision() spec.Decision {
 	return spec.Decision{}
 }
 
-// Encode implements spec.Local.
-func (s PetersonState) Encode(e *spec.Encoder) {
-	e.ID(s.ID)
-	e.Uint(uint64(s.phase))
-	e.ID(s.Tid)
-	e.ID(s.Ntid)
-	e.ID(s.Leader)
+// Fields implements spec.Fielder: the state's encoding.
+func (s *PetersonState) Fields(c *spec.Codec) {
+	c.ID(&s.ID)
+	spec.Uint(c, &s.phase)
+	c.ID(&s.Tid)
+	c.ID(&s.Ntid)
+	c.ID(&s.Leader)
 }
 
 // String implements spec.Local: "active tid=4 wait ntid", "relay".
@@ -155,7 +164,7 @@ func (p Peterson) Info() spec.Info {
 		// takes part.
 		Winner:   spec.MaxAll,
 		AllLearn: true,
-		Messages: []string{"tid", "elected"},
+		Messages: []string{petersonTid: "tid", petersonElected: "elected"},
 		Bound:    spec.Bound{Formula: "2n⌊log n⌋ + 2n", Max: petersonBound},
 		Channels: spec.FIFO,
 	}
@@ -178,22 +187,6 @@ func (p Peterson) Info() spec.Info {
 func (Peterson) Init(env spec.Env) PetersonState {
 	return PetersonState{ID: env.ID, Tid: env.ID}
 }
-
-// Decode implements spec.Protocol.
-func (Peterson) Decode(d *spec.Decoder) PetersonState {
-	var s PetersonState
-	s.ID = d.ID()
-	s.phase = petersonPhase(d.Uint())
-	s.Tid = d.ID()
-	s.Ntid = d.ID()
-	s.Leader = d.ID()
-	return s
-}
-
-const (
-	petersonTid     spec.Kind = 0
-	petersonElected spec.Kind = 1
-)
 
 // Step implements spec.Protocol.
 func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) PetersonState {

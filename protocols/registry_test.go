@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -10,7 +11,11 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-var wantNames = []string{
+// pinned are names that the README, the docs, the Makefile's defaults and
+// the golden traces use: they must stay registered. The list is
+// deliberately pinned; a new protocol registers itself and need not be
+// added here.
+var pinned = []string{
 	"cr", "cr-flip", "cr-min", "cr-min-noabsorb", "cr-noselected",
 	"dkr", "dkr-nosecond",
 	"lelann", "lelann-flip", "lelann-list", "lelann-list-bag",
@@ -20,22 +25,39 @@ var wantNames = []string{
 var properties = []string{"at-most-one-leader", "agreement", "termination", "exactly-one-leader", "validity", "message-bound"}
 
 func TestRegistry(t *testing.T) {
-	if got := Names(); !slices.Equal(got, wantNames) {
-		t.Fatalf("Names() = %v, want %v", got, wantNames)
+	names := Names()
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("Names() = %v: not sorted, or a name twice", names)
+	}
+	for _, name := range pinned {
+		if !slices.Contains(names, name) {
+			t.Errorf("%q is not registered", name)
+		}
 	}
 	all := All()
-	if len(all) != len(wantNames) {
-		t.Fatalf("All() has %d machines", len(all))
+	if len(all) != len(names) {
+		t.Fatalf("All() has %d machines, Names() %d", len(all), len(names))
 	}
+	var correct []string
 	for i, m := range all {
 		name := m.Info().Name
-		if name != wantNames[i] {
-			t.Errorf("All()[%d] is %q, want %q", i, name, wantNames[i])
+		if name != names[i] {
+			t.Errorf("All()[%d] is %q, want %q", i, name, names[i])
 		}
 		got, ok := Lookup(name)
 		if !ok || got.Info().Name != name {
 			t.Errorf("Lookup(%q) = %v, %v", name, got, ok)
 		}
+		if m.Info().Bug == "" {
+			correct = append(correct, name)
+		}
+	}
+	var gotCorrect []string
+	for _, m := range Correct() {
+		gotCorrect = append(gotCorrect, m.Info().Name)
+	}
+	if !slices.Equal(gotCorrect, correct) {
+		t.Errorf("Correct() = %v, want %v", gotCorrect, correct)
 	}
 	if _, ok := Lookup("bully"); ok {
 		t.Error("Lookup of an unknown name succeeded")
@@ -43,6 +65,68 @@ func TestRegistry(t *testing.T) {
 	all[0] = nil
 	if All()[0] == nil {
 		t.Error("All() shares its slice between callers")
+	}
+}
+
+// slip is CR with an Info of the test's choosing, to register.
+type slip struct {
+	CR
+	info spec.Info
+}
+
+func (p slip) Info() spec.Info { return p.info }
+
+// bareState has neither Fields nor Encode: it cannot be registered.
+type bareState struct{}
+
+func (bareState) Decision() spec.Decision { return spec.Decision{} }
+
+func (bareState) String() string { return "bare" }
+
+// noEncoding is a protocol over bareState.
+type noEncoding struct{}
+
+func (noEncoding) Info() spec.Info { return spec.Info{Name: "no-encoding", Messages: []string{"m"}} }
+
+func (noEncoding) Init(spec.Env) bareState { return bareState{} }
+
+func (noEncoding) Step(s bareState, _ spec.Event, _ *spec.Outbox) bareState { return s }
+
+// TestRegisterRejects: what would make a protocol unusable stops the
+// package from initialising, so it cannot go unnoticed.
+func TestRegisterRejects(t *testing.T) {
+	cr := CR{}.Info()
+	with := func(change func(*spec.Info)) func() {
+		info := CR{}.Info()
+		info.Name = "cr-test"
+		change(&info)
+		return func() { register[CRState](slip{info: info}) }
+	}
+	tests := []struct {
+		name string
+		reg  func()
+		want string
+	}{
+		{"a name twice", func() { register[CRState](slip{info: cr}) }, `"cr" is registered twice`},
+		{"a kind without a name", with(func(in *spec.Info) { in.Messages = []string{2: "late"} }), "kind 0 has no name"},
+		{"two kinds with one name", with(func(in *spec.Info) { in.Messages = []string{"probe", "probe"} }), `named "probe"`},
+		{"no kinds", with(func(in *spec.Info) { in.Messages = nil }), "no message kinds"},
+		{"an incomplete formula", with(func(in *spec.Info) { in.Literature[0].Value = nil }), "without its"},
+		{"a formula's stat", with(func(in *spec.Info) { in.Literature[0].Stat = "median" }), "not min, mean or max"},
+		{"no encoding", func() { register[bareState](noEncoding{}) }, "no Fields method"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			saved := slices.Clone(registry)
+			defer func() {
+				registry = saved
+				r := recover()
+				if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, tt.want) {
+					t.Errorf("panic %v, want one saying %q", r, tt.want)
+				}
+			}()
+			tt.reg()
+		})
 	}
 }
 

@@ -91,6 +91,13 @@ func NewDecoder(b []byte) *Decoder { return &Decoder{buf: b} }
 // Err returns the first error met, if any.
 func (d *Decoder) Err() error { return d.err }
 
+// fail records ErrCorrupt unless an error is recorded already.
+func (d *Decoder) fail() {
+	if d.err == nil {
+		d.err = ErrCorrupt
+	}
+}
+
 // Rest returns the bytes not read yet.
 func (d *Decoder) Rest() []byte { return d.buf }
 

@@ -1,8 +1,11 @@
 package spec
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"slices"
 )
 
 // Status is what a process has decided about itself.
@@ -38,12 +41,19 @@ type Decision struct {
 
 // Local is a protocol's local state. It is a value: a step receives one and
 // returns another, and must not mutate what it received.
+//
+// A local state also has a canonical encoding: two states that behave alike
+// must encode alike (sort unordered collections). It is written in one of
+// two ways, which spec.Erase tells apart when it is called:
+//
+//   - Fields on the state's pointer (Fielder), which lists the fields once
+//     for encoding and decoding alike; preferred, since the two directions
+//     cannot disagree;
+//   - or, the older form, Encode(e *Encoder) on the state with a
+//     Decode(d *Decoder) S method on the protocol that reads it back.
 type Local interface {
 	// Decision reports the process's decision and the leader it knows of.
 	Decision() Decision
-	// Encode appends the canonical encoding of the state: two states that
-	// behave alike must encode alike (sort unordered collections).
-	Encode(e *Encoder)
 	// String renders the state for a person reading a trace.
 	String() string
 }
@@ -72,8 +82,6 @@ type Protocol[S Local] interface {
 	// Step applies one event to s, queues what the process sends on out,
 	// and returns the new local state.
 	Step(s S, ev Event, out *Outbox) S
-	// Decode reads a state written by S.Encode.
-	Decode(d *Decoder) S
 }
 
 // Winner says which identity a correct run must elect.
@@ -138,7 +146,19 @@ type Info struct {
 	Winner Winner
 	// AllLearn is true when every process must end knowing the leader's id.
 	AllLearn bool
-	// Messages names the message kinds, indexed by Kind.
+	// Messages names the message kinds, indexed by Kind. Write it keyed by
+	// the protocol's Kind constants, so that each name stands beside the
+	// constant it names and no two lists have to agree by position:
+	//
+	//	const (
+	//		crProbe spec.Kind = iota
+	//		crSelected
+	//	)
+	//	... Messages: []string{crProbe: "probe", crSelected: "selected"},
+	//
+	// A constant left out leaves an empty name, which Validate rejects
+	// (or, for the last ones, a kind sent without a name, which the
+	// protocols' tests look for).
 	Messages []string
 	// Bound is the declared message bound; Bound.Max nil means none.
 	Bound Bound
@@ -153,10 +173,58 @@ type Info struct {
 	Bug string
 	// Breaks is the property a buggy variant is expected to violate.
 	Breaks string
+	// Literature is what the published sources say the correct algorithm
+	// costs, set against the measured figures by elcheck bounds. A buggy
+	// variant keeps its protocol's formulas, but they are not about it:
+	// bounds ignores them when Bug is set.
+	Literature []Formula
+}
+
+// Validate reports what makes info unusable: no name, no message kinds, a
+// kind without a name or two kinds with one, or an incomplete formula.
+func (info Info) Validate() error {
+	if info.Name == "" {
+		return errors.New("no Name")
+	}
+	if len(info.Messages) == 0 {
+		return fmt.Errorf("%s: no message kinds", info.Name)
+	}
+	seen := make(map[string]bool)
+	for k, name := range info.Messages {
+		switch {
+		case name == "":
+			return fmt.Errorf("%s: message kind %d has no name (a Kind constant left out of Info.Messages?)", info.Name, k)
+		case seen[name]:
+			return fmt.Errorf("%s: two message kinds are named %q", info.Name, name)
+		}
+		seen[name] = true
+	}
+	for _, f := range info.Literature {
+		if err := f.validate(); err != nil {
+			return fmt.Errorf("%s: %v", info.Name, err)
+		}
+	}
+	return nil
 }
 
 // Erase turns a typed protocol into a Machine over encoded local states.
-func Erase[S Local](p Protocol[S]) Machine { return erased[S]{p} }
+// The states' encoding is *S's Fields method if it has one, else S's Encode
+// with p's Decode (see Local); Erase panics if it finds neither, so that a
+// protocol without an encoding fails where it is registered.
+func Erase[S Local](p Protocol[S]) Machine {
+	m := erased[S]{p: p}
+	var s S
+	if _, ok := any(&s).(Fielder); ok {
+		return m
+	}
+	_, enc := any(s).(interface{ Encode(e *Encoder) })
+	dec, ok := any(p).(interface{ Decode(d *Decoder) S })
+	if !enc || !ok {
+		panic(fmt.Sprintf("spec.Erase(%s): the local state %T has no Fields method on its pointer, nor an Encode method with a Decode method on the protocol", p.Info().Name, s))
+	}
+	m.legacy = dec
+	return m
+}
 
 // Machine is a protocol with its local states kept as canonical bytes, the
 // form the explorer stores, hashes and compares. Each encoding starts with
@@ -175,14 +243,18 @@ type Machine interface {
 	Format(local []byte) string
 }
 
-type erased[S Local] struct{ p Protocol[S] }
+type erased[S Local] struct {
+	p Protocol[S]
+	// legacy is the protocol's Decode when S has no Fields method.
+	legacy interface{ Decode(d *Decoder) S }
+}
 
 func (m erased[S]) Info() Info { return m.p.Info() }
 
-func (m erased[S]) Init(env Env) []byte { return appendLocal(nil, m.p.Init(env)) }
+func (m erased[S]) Init(env Env) []byte { return m.appendLocal(nil, m.p.Init(env)) }
 
 func (m erased[S]) Step(dst, local []byte, ev Event, out *Outbox) []byte {
-	return appendLocal(dst, m.p.Step(m.decode(local), ev, out))
+	return m.appendLocal(dst, m.p.Step(m.decode(local), ev, out))
 }
 
 func (m erased[S]) Decision(local []byte) Decision {
@@ -202,21 +274,84 @@ func (m erased[S]) Decision(local []byte) Decision {
 func (m erased[S]) Format(local []byte) string { return m.decode(local).String() }
 
 func (m erased[S]) decode(local []byte) S {
-	d := NewDecoder(local)
-	d.Uint()
-	d.ID()
-	s := m.p.Decode(d)
-	if err := d.Err(); err != nil {
+	s, err := m.tryDecode(local)
+	if err != nil {
 		panic(fmt.Sprintf("%s: decoding a local state: %v", m.p.Info().Name, err))
 	}
 	return s
 }
 
-func appendLocal(dst []byte, s Local) []byte {
-	e := Encoder{buf: dst}
+// tryDecode reads an encoded state, skipping the decision prefix.
+func (m erased[S]) tryDecode(local []byte) (S, error) {
+	var s S
+	if m.legacy != nil {
+		d := NewDecoder(local)
+		d.Uint()
+		d.ID()
+		s = m.legacy.Decode(d)
+		return s, d.Err()
+	}
+	c := Codec{decoding: true, d: Decoder{buf: local}}
+	c.d.Uint()
+	c.d.ID()
+	any(&s).(Fielder).Fields(&c)
+	return s, c.d.Err()
+}
+
+// appendLocal appends the encoding of s to dst: its decision, then its
+// fields.
+func (m erased[S]) appendLocal(dst []byte, s S) []byte {
 	dec := s.Decision()
-	e.Uint(uint64(dec.Status))
-	e.ID(dec.Leader)
-	s.Encode(&e)
-	return e.Bytes()
+	if m.legacy != nil {
+		e := Encoder{buf: dst}
+		e.Uint(uint64(dec.Status))
+		e.ID(dec.Leader)
+		any(s).(interface{ Encode(e *Encoder) }).Encode(&e)
+		return e.Bytes()
+	}
+	c := Codec{e: Encoder{buf: dst}}
+	c.e.Uint(uint64(dec.Status))
+	c.e.ID(dec.Leader)
+	any(&s).(Fielder).Fields(&c)
+	return c.e.Bytes()
+}
+
+// CheckStep checks, on one encoded state and one event, what the explorer
+// takes for granted of a protocol made into m by Erase: the state decodes
+// and encodes back to the same bytes (so encoding and decoding agree, and
+// the decision prefix is the typed Decision), it renders as a non-empty
+// String, and the typed Step leaves the state it received unchanged and
+// gives the same state and sends when run twice. Tests run it on every
+// step a search takes.
+func CheckStep(m Machine, local []byte, ev Event) error {
+	c, ok := m.(interface {
+		checkStep(local []byte, ev Event) error
+	})
+	if !ok {
+		return fmt.Errorf("%s: %T was not made by spec.Erase", m.Info().Name, m)
+	}
+	return c.checkStep(local, ev)
+}
+
+func (m erased[S]) checkStep(local []byte, ev Event) error {
+	s, err := m.tryDecode(local)
+	if err != nil {
+		return fmt.Errorf("decoding %x: %v", local, err)
+	}
+	if got := m.appendLocal(nil, s); !bytes.Equal(got, local) {
+		return fmt.Errorf("%s: decoding %x and encoding it again gives %x", s, local, got)
+	}
+	if s.String() == "" {
+		return fmt.Errorf("%x: String is empty", local)
+	}
+	var out1, out2 Outbox
+	s1 := m.p.Step(s, ev, &out1)
+	if got := m.appendLocal(nil, s); !bytes.Equal(got, local) {
+		return fmt.Errorf("Step changed the state it received on %v: %x became %x", ev, local, got)
+	}
+	s2 := m.p.Step(s, ev, &out2)
+	if !bytes.Equal(m.appendLocal(nil, s1), m.appendLocal(nil, s2)) || !slices.Equal(out1.Sends(), out2.Sends()) {
+		return fmt.Errorf("Step is not deterministic on %s, %v", s, ev)
+	}
+	return nil
 }

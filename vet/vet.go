@@ -3,7 +3,7 @@
 //
 // A protocol's Step must be a pure function from (local state, event) to
 // (new local state, sends), and Init, Decode and the local state's
-// Decision, Encode and String likewise: the explorer re-runs them, runs them
+// Decision, Fields, Encode and String likewise: the explorer re-runs them, runs them
 // on several goroutines at once, and treats equal inputs as equal states.
 // The analyzer starts from those methods, follows calls within the package,
 // and reports what makes a result depend on more than the inputs: ranging
@@ -23,13 +23,13 @@ import (
 )
 
 // Analyzer reports impure code reachable from a protocol's Init, Step and
-// Decode and from its local state's Decision, Encode and String.
+// Decode and from its local state's Decision, Fields, Encode and String.
 var Analyzer = &analysis.Analyzer{
 	Name: "elcheckpurity",
 	Doc: `report impure code in elcheck protocols
 
-A protocol's Init, Step and Decode, and its local state's Decision, Encode
-and String, must be pure: their results may depend only on their arguments.
+A protocol's Init, Step and Decode, and its local state's Decision, Fields,
+Encode and String, must be pure: their results may depend only on their arguments.
 From those methods the analyzer follows calls to functions of the same
 package and reports, in every function reached: range over a map; package-
 level variables that are assigned or mutated anywhere (hidden state); the
@@ -167,9 +167,10 @@ func funcName(f *types.Func) string {
 }
 
 // roots returns the methods the protocol contract requires to be pure, in
-// source order: Init, Step and Decode of every type whose method set has
-// Info, Init, Step and Decode, and Decision, Encode and String of every
-// type that has all three (a spec.Local).
+// source order: Init, Step and (if it has one) Decode of every type whose
+// method set has Info, Init and Step, and Decision, String and Encode or
+// Fields of every type that has Decision, String and one of the two (a
+// spec.Local with its encoding).
 func (c *checker) roots() []root {
 	seen := make(map[*fn]bool)
 	var roots []root
@@ -211,15 +212,18 @@ func (c *checker) roots() []root {
 		}
 		// The pointer's method set holds the value's methods too.
 		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
-		if has(ms, "Info", "Init", "Step", "Decode") {
+		if has(ms, "Info", "Init", "Step") {
 			add(ms, "Init", none)
 			add(ms, "Step", stepState)
-			add(ms, "Decode", none)
+			add(ms, "Decode", none) // the older encoding (spec.Local)
 		}
-		if has(ms, "Decision", "Encode", "String") {
+		if has(ms, "Decision", "String") && (has(ms, "Encode") || has(ms, "Fields")) {
 			add(ms, "Decision", receiver)
 			add(ms, "Encode", receiver)
 			add(ms, "String", receiver)
+			// Fields writes its receiver when it decodes, by design: only
+			// the other checks apply to it.
+			add(ms, "Fields", none)
 		}
 	}
 	sort.Slice(roots, func(i, j int) bool { return roots[i].pos < roots[j].pos })

@@ -34,6 +34,7 @@ func TestFixtures(t *testing.T) {
 		{"channels", "goroutine, make(chan), send, receive, select"},
 		{"mutation", "writes into the received state: element, append, delete, sort, helpers, pointer state"},
 		{"deephelper", "impurities two calls below Step"},
+		{"fields", "a map range in Fields, the newer encoding; the registry beside it is not reported"},
 		{"clean", "a correct protocol: no diagnostics"},
 	}
 	root := moduleRoot(t)

@@ -57,7 +57,7 @@ func TestHelpErrors(t *testing.T) {
 		{"help after verify's flags", []string{"verify", "-algo=dkr", "-n=3", "help"}, `unexpected argument "help": flags come as -name=value; for help use elcheck help verify`},
 		{"h after verify's flags", []string{"verify", "-algo=dkr", "-n=3", "h"}, `unexpected argument "h": flags come as -name=value; for help use elcheck help verify`},
 		{"help after bounds' flags", []string{"bounds", "-algo=cr", "-n=3", "help"}, `unexpected argument "help": flags come as -name=value; for help use elcheck help bounds`},
-		{"help after list", []string{"list", "help"}, `unexpected argument "help": elcheck list takes no arguments; for help use elcheck help list`},
+		{"help after list", []string{"list", "help"}, `unexpected argument "help": flags come as -name=value; for help use elcheck help list`},
 		{"replay help", []string{"replay", "help"}, "for help use elcheck help replay"},
 		{"merge help", []string{"merge", "help"}, "for help use elcheck help merge"},
 		{"version argument", []string{"version", "x"}, "elcheck version takes no arguments"},

@@ -9,9 +9,15 @@ import (
 )
 
 var listCommand = &cli.Command{
-	Name:            "list",
-	Usage:           "list the protocols and their variants",
-	UsageText:       "elcheck list",
+	Name:      "list",
+	Usage:     "list the protocols and their variants",
+	UsageText: "elcheck list [-correct]",
+	Flags: []cli.Flag{
+		// For scripts: make bounds-doc takes the protocols to measure
+		// from here, so that a new protocol is measured without editing
+		// the Makefile.
+		&cli.BoolFlag{Name: "correct", Usage: "print only the names of the correct protocols (not the buggy variants), one a line"},
+	},
 	Action:          listAction,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
@@ -21,6 +27,12 @@ func listAction(c *cli.Context) error {
 		return err
 	}
 	out := c.App.Writer
+	if c.Bool("correct") {
+		for _, m := range protocols.Correct() {
+			fmt.Fprintln(out, m.Info().Name)
+		}
+		return nil
+	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tTOPOLOGY\tWINNER\tALL LEARN\tCHANNELS\tBREAKS")
 	for _, m := range protocols.All() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
 
@@ -210,10 +211,19 @@ func TestList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, name := range []string{"lelann", "lelann-list", "cr", "cr-min", "dkr", "peterson", "cr-flip", "Buggy variants"} {
+	for _, name := range append(protocols.Names(), "Buggy variants") {
 		if !strings.Contains(out, name) {
 			t.Errorf("elcheck list does not mention %s:\n%s", name, out)
 		}
+	}
+	// -correct is what make bounds-doc measures: one name a line.
+	code, out, _ = elcheck("list", "-correct")
+	var want []string
+	for _, m := range protocols.Correct() {
+		want = append(want, m.Info().Name)
+	}
+	if code != 0 || out != strings.Join(want, "\n")+"\n" || !strings.Contains(out, "dkr\n") || strings.Contains(out, "cr-flip") {
+		t.Errorf("elcheck list -correct: exit %d, output %q, want %v", code, out, want)
 	}
 }
 

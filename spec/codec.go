@@ -1,0 +1,127 @@
+package spec
+
+// Codec encodes or decodes a local state, whichever it was made for. A
+// state lists its fields once, in a Fields method on its pointer, and the
+// same list serves both directions, so that what is written and what is read
+// cannot drift apart:
+//
+//	func (s *CRState) Fields(c *spec.Codec) {
+//		c.ID(&s.ID)
+//		spec.Uint(c, &s.phase)
+//		c.ID(&s.Leader)
+//	}
+//
+// When encoding, each call appends the field as the Encoder method of the
+// same name would; when decoding, it reads the field back into the pointer.
+// Errors are the Decoder's: sticky, reported by the erased machine.
+type Codec struct {
+	decoding bool
+	e        Encoder
+	d        Decoder
+}
+
+// Fielder is a local state (through its pointer) that lists its fields for
+// a Codec. spec.Erase prefers it to the older pair of S.Encode and
+// Protocol.Decode.
+type Fielder interface {
+	Fields(c *Codec)
+}
+
+// Decoding reports whether the codec reads (true) or writes (false): a
+// state whose encoding is not a plain list of fields, a sorted map for
+// instance, branches on it.
+func (c *Codec) Decoding() bool { return c.decoding }
+
+// Encoder returns the encoder of an encoding codec, nil when decoding.
+func (c *Codec) Encoder() *Encoder {
+	if c.decoding {
+		return nil
+	}
+	return &c.e
+}
+
+// Decoder returns the decoder of a decoding codec, nil when encoding.
+func (c *Codec) Decoder() *Decoder {
+	if !c.decoding {
+		return nil
+	}
+	return &c.d
+}
+
+// ID writes or reads an identity (Encoder.ID).
+func (c *Codec) ID(p *ID) {
+	if c.decoding {
+		*p = c.d.ID()
+	} else {
+		c.e.ID(*p)
+	}
+}
+
+// IDSet writes a set of identities in ascending order, or reads one back
+// into a fresh slice (Encoder.IDSet).
+func (c *Codec) IDSet(p *[]ID) {
+	if c.decoding {
+		*p = c.d.IDSet()
+	} else {
+		c.e.IDSet(*p)
+	}
+}
+
+// Bool writes or reads a boolean (Encoder.Bool).
+func (c *Codec) Bool(p *bool) {
+	if c.decoding {
+		*p = c.d.Bool()
+	} else {
+		c.e.Bool(*p)
+	}
+}
+
+// Message writes or reads a message (Encoder.Message).
+func (c *Codec) Message(p *Message) {
+	if c.decoding {
+		*p = c.d.Message()
+	} else {
+		c.e.Message(*p)
+	}
+}
+
+// Unsigned is the unsigned integer types, and the types defined on them
+// (a protocol's phase type).
+type Unsigned interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uint
+}
+
+// Signed is the signed integer types, and the types defined on them.
+type Signed interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~int
+}
+
+// Uint writes or reads an unsigned field of any unsigned type, such as a
+// phase, as an unsigned varint (Encoder.Uint). A function rather than a
+// method because methods cannot have type parameters. A value that does not
+// fit the field's type is an ErrCorrupt.
+func Uint[T Unsigned](c *Codec, p *T) {
+	if !c.decoding {
+		c.e.Uint(uint64(*p))
+		return
+	}
+	v := c.d.Uint()
+	if uint64(T(v)) != v {
+		c.d.fail()
+	}
+	*p = T(v)
+}
+
+// Int writes or reads a signed field of any signed type as a zig-zag
+// varint (Encoder.Int). A value that does not fit is an ErrCorrupt.
+func Int[T Signed](c *Codec, p *T) {
+	if !c.decoding {
+		c.e.Int(int64(*p))
+		return
+	}
+	v := c.d.Int()
+	if int64(T(v)) != v {
+		c.d.fail()
+	}
+	*p = T(v)
+}
