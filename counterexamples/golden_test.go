@@ -10,6 +10,7 @@ import (
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,7 +33,7 @@ func TestGoldenCounterexamples(t *testing.T) {
 			continue
 		}
 		t.Run(info.Name, func(t *testing.T) {
-			space := explore.Space{N: goldenN, Topology: info.Topology, Channels: info.Channels}
+			space := explore.Space{Topologies: spec.MustTopologies(info.Topology, goldenN), Channels: info.Channels}
 			opts := explore.DefaultOptions()
 			opts.Exact = true
 			res := explore.Check(context.Background(), m, space, opts)

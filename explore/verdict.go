@@ -147,7 +147,7 @@ func properties(res *Result, info spec.Info, space Space, opts Options, uniformC
 			if space.Initiators != 0 {
 				pr.Status, pr.Note = NotChecked, "initiators fixed by -initiators"
 			} else if complete {
-				pr.Note = fmt.Sprintf("all %d non-empty initiator sets", 1<<uint(space.N)-1)
+				pr.Note = fmt.Sprintf("all %d non-empty initiator sets", 1<<uint(space.N())-1)
 			}
 		case invariants.Uniformity:
 			pr.Note = UniformityNote(uniformChecked, opts.UniformityEvery)
@@ -162,7 +162,7 @@ func properties(res *Result, info spec.Info, space Space, opts Options, uniformC
 			case info.Bound.Max == nil:
 				pr.Status, pr.Note = NotChecked, "no bound declared"
 			case res.MaxMessages >= 0:
-				pr.Note = fmt.Sprintf("max %d, bound %s = %d", res.MaxMessages, info.Bound.Formula, info.Bound.Max(space.N))
+				pr.Note = fmt.Sprintf("max %d, bound %s = %d", res.MaxMessages, info.Bound.Formula, info.Bound.Max(space.N()))
 			}
 		}
 		if slices.Contains(res.Violated, p.Name) {

@@ -215,7 +215,11 @@ var lookupMachine = protocols.Lookup
 // parseSpace reads -channels, -ids and -initiators for a ring of n: the
 // configurations to explore. verify and bounds share it.
 func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
-	space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
+	space, err := explore.NewSpace(info.Topology, n)
+	if err != nil {
+		return space, usagef("-n=%d: %v", n, err)
+	}
+	space.Channels = info.Channels
 	if s := c.String(channelsFlag.Name); s != "" {
 		ch, err := spec.ParseChannels(s)
 		if err != nil {
