@@ -40,6 +40,7 @@ func (t Topology) Validate() error {
 // of its ports onto the ports of σ(i) (so port counts are preserved), such
 // that a channel (i,p)->(j,q) exists iff (σi, π_i(p))->(σj, π_j(q)) does.
 // The identity comes first; the order is lexicographic by Node, then Port.
+// A topology that does not Validate has none (nil).
 //
 // Ports may move: on a two-way ring a reflection swaps every process's two
 // ports, and this group holds it (2n elements). But a process's behaviour
