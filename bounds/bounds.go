@@ -192,7 +192,7 @@ func DefaultCheck() explore.Options {
 }
 
 // Measure explores every configuration of space with m and returns the
-// row of figures for space.N. It sets opts.Costs, Time and OnConfig, and
+// row of figures for space.N(). It sets opts.Costs, Time and OnConfig, and
 // turns off the comparison-only and uniformity checks, which re-explore or
 // sample states and change no figure. The declared bound is checked here
 // (opts.IgnoreBound), not by explore, so a configuration that exceeds it is
@@ -201,7 +201,7 @@ func DefaultCheck() explore.Options {
 func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts explore.Options) *Row {
 	info := m.Info()
 	costs := Costs(info)
-	n := space.N
+	n := space.N()
 	row := &Row{N: n, Configs: space.Count()}
 	for k, c := range costs {
 		row.Stats = append(row.Stats, Stat{Name: c.Name, Kind: k >= 1 && k <= len(info.Messages)})
@@ -323,9 +323,9 @@ func Run(ctx context.Context, m spec.Machine, spaces []explore.Space, opts explo
 	budget := opts.MaxStates
 	for _, sp := range spaces {
 		if err := ctx.Err(); err != nil {
-			t.Incomplete = fmt.Sprintf("interrupted before n=%d", sp.N)
+			t.Incomplete = fmt.Sprintf("interrupted before n=%d", sp.N())
 			if errors.Is(err, context.DeadlineExceeded) {
-				t.Incomplete = fmt.Sprintf("time limit reached before n=%d", sp.N)
+				t.Incomplete = fmt.Sprintf("time limit reached before n=%d", sp.N())
 			}
 			break
 		}
@@ -368,7 +368,7 @@ func describe(sp explore.Space) (space, placements string) {
 		placements = "the (n-1)! id placements up to rotation with every process initiating (rotating a placement changes no figure, so this is the mean over all n! placements)"
 	}
 	if sp.Initiators != 0 {
-		if sp.Initiators == spec.All(sp.N) {
+		if sp.Initiators == spec.All(sp.N()) {
 			space += ", every process initiating"
 		} else {
 			space += fmt.Sprintf(", initiators %v", sp.Initiators.Members())

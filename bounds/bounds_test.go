@@ -34,7 +34,7 @@ func lookup(t *testing.T, name string) spec.Machine {
 
 func space(m spec.Machine, n int, init spec.Set) explore.Space {
 	info := m.Info()
-	return explore.Space{N: n, Topology: info.Topology, Channels: info.Channels, Initiators: init}
+	return explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels, Initiators: init}
 }
 
 func harmonic(n int) *big.Rat {

@@ -12,24 +12,30 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// FormatVersion is the version of the JSON trace format.
-const FormatVersion = 1
+// FormatVersion is the version of the JSON trace format. Version 2 added
+// Edges, the network's channels; ReadFile still reads version 1, which has
+// none and was only ever written for the one-way ring (the only network
+// elcheck had), so its network follows from n.
+const FormatVersion = 2
 
 // File is a trace as `-trace-out` writes it and `elcheck replay` reads it.
 type File struct {
-	Version    int         `json:"elcheck_trace"`
-	Algo       string      `json:"algo"`
-	N          int         `json:"n"`
-	Topology   string      `json:"topology"`
-	Channels   string      `json:"channels"`
-	IDs        []spec.ID   `json:"ids"`
-	Initiators []int       `json:"initiators"`
-	Property   string      `json:"property"`
-	Detail     string      `json:"detail"`
-	LoopAt     int         `json:"loop_at"`
-	Steps      []FileStep  `json:"steps"`
-	Messages   int         `json:"messages"`
-	Final      []FileLocal `json:"final,omitempty"`
+	Version    int       `json:"elcheck_trace"`
+	Algo       string    `json:"algo"`
+	N          int       `json:"n"`
+	Topology   string    `json:"topology"`
+	Channels   string    `json:"channels"`
+	IDs        []spec.ID `json:"ids"`
+	Initiators []int     `json:"initiators"`
+	// Edges are the channels of the network the trace ran on, in the
+	// explorer's order: replay refuses to run it on another network.
+	Edges    []FileEdge  `json:"edges,omitempty"`
+	Property string      `json:"property"`
+	Detail   string      `json:"detail"`
+	LoopAt   int         `json:"loop_at"`
+	Steps    []FileStep  `json:"steps"`
+	Messages int         `json:"messages"`
+	Final    []FileLocal `json:"final,omitempty"`
 }
 
 // FileStep is one step: a wake-up, or the delivery of a message to a
@@ -41,6 +47,23 @@ type FileStep struct {
 	From    int          `json:"from"`
 	Message *FileMessage `json:"message,omitempty"`
 	Text    string       `json:"text"`
+}
+
+// FileEdge is one channel: from a process's port to a process's port.
+type FileEdge struct {
+	From     int `json:"from"`
+	FromPort int `json:"from_port"`
+	To       int `json:"to"`
+	ToPort   int `json:"to_port"`
+}
+
+// Edges lists top's channels as a trace file records them.
+func Edges(top spec.Topology) []FileEdge {
+	es := make([]FileEdge, len(top.Edges))
+	for k, e := range top.Edges {
+		es[k] = FileEdge{e.From.Node, int(e.From.Port), e.To.Node, int(e.To.Port)}
+	}
+	return es
 }
 
 // FileMessage is a message with its kind by name.
@@ -61,7 +84,7 @@ type FileLocal struct {
 func (t *Trace) ToFile() *File {
 	f := &File{Version: FormatVersion, Algo: t.Algo, N: t.Config.Topology.N, Topology: t.Config.Topology.Kind.String(),
 		Channels: t.Config.Channels.String(), IDs: t.Config.IDs, Initiators: t.Config.Initiators.Members(),
-		Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
+		Edges: Edges(t.Config.Topology), Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
 	for _, st := range t.Steps {
 		a := st.Action
 		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Text: t.describe(a)}
@@ -100,8 +123,8 @@ func ReadFile(path string) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s is not an elcheck trace: %v", path, err)
 	}
-	if f.Version != FormatVersion {
-		return nil, fmt.Errorf("%s: trace format version %d, this elcheck reads version %d", path, f.Version, FormatVersion)
+	if f.Version < 1 || f.Version > FormatVersion {
+		return nil, fmt.Errorf("%s: trace format version %d, this elcheck reads versions 1 to %d", path, f.Version, FormatVersion)
 	}
 	return &f, nil
 }
@@ -119,7 +142,7 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 	if err != nil {
 		return spec.Config{}, err
 	}
-	top, err := spec.NewTopology(info.Topology, f.N)
+	top, err := f.network(info.Topology)
 	if err != nil {
 		return spec.Config{}, err
 	}
@@ -131,6 +154,50 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 		init = init.With(p)
 	}
 	return spec.Config{Topology: top, IDs: f.IDs, Initiators: init, Channels: ch}, nil
+}
+
+// network returns the instance of family k with f.N processes whose
+// channels are the file's, or an error saying why none is: a trace never
+// runs silently on another network than the one it was found on.
+func (f *File) network(k spec.TopologyKind) (spec.Topology, error) {
+	tops, err := spec.NewTopologies(k, f.N)
+	if err != nil {
+		return spec.Topology{}, err
+	}
+	if f.Version == 1 {
+		// Version 1 recorded no channels: it was written for the one-way
+		// ring only, which n determines.
+		if k != spec.UniRing || len(tops) != 1 || f.Edges != nil {
+			return spec.Topology{}, fmt.Errorf("a version-1 trace records no channels, and only a %v of n processes follows from n", spec.UniRing)
+		}
+		return tops[0], nil
+	}
+	if len(f.Edges) == 0 {
+		return spec.Topology{}, fmt.Errorf("the trace records no channels (edges)")
+	}
+	for _, t := range tops {
+		if slices.Equal(Edges(t), f.Edges) {
+			return t, nil
+		}
+	}
+	why := ""
+	if len(tops) == 1 {
+		want := Edges(tops[0])
+		switch k := slices.IndexFunc(f.Edges, func(e FileEdge) bool { return !slices.Contains(want, e) }); {
+		case len(want) != len(f.Edges):
+			why = fmt.Sprintf(": it has %d channels, the network %d", len(f.Edges), len(want))
+		case k >= 0:
+			why = fmt.Sprintf(": channel %d is %s, which the network does not have", k, f.Edges[k])
+		default:
+			why = ": the same channels in another order"
+		}
+	}
+	return spec.Topology{}, fmt.Errorf("the trace's channels are not those of the %v of %d processes%s", k, f.N, why)
+}
+
+// String renders the channel as from:port->to:port.
+func (e FileEdge) String() string {
+	return fmt.Sprintf("%d:%d->%d:%d", e.From, e.FromPort, e.To, e.ToPort)
 }
 
 // Violation turns the file back into the violation it records, checking

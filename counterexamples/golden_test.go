@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,7 +35,7 @@ func TestGoldenCounterexamples(t *testing.T) {
 			continue
 		}
 		t.Run(info.Name, func(t *testing.T) {
-			space := explore.Space{N: goldenN, Topology: info.Topology, Channels: info.Channels}
+			space := explore.Space{Topologies: spec.MustTopologies(info.Topology, goldenN), Channels: info.Channels}
 			opts := explore.DefaultOptions()
 			opts.Exact = true
 			res := explore.Check(context.Background(), m, space, opts)
@@ -94,5 +97,62 @@ func TestReplayRefutesOnFixedProtocol(t *testing.T) {
 	o, err := counterexamples.Replay(f, m)
 	if err == nil && o.Confirmed {
 		t.Errorf("the cr-flip trace confirms a violation on the correct cr: %s", o.Why)
+	}
+}
+
+// A trace runs on the network it records, or not at all: a version-1
+// file (no channels, one-way rings only) still replays, and a file whose
+// channels are not the ring's is refused with an error that says so.
+func TestTraceNetwork(t *testing.T) {
+	m, _ := protocols.Lookup("cr-flip")
+	tests := []struct {
+		name  string
+		path  string
+		edit  func(*counterexamples.File)
+		fails string // "" when the replay must confirm
+	}{
+		{"current", filepath.Join("testdata", "cr-flip.json"), func(*counterexamples.File) {}, ""},
+		{"version 1", filepath.Join("testdata", "v1", "cr-flip.json"), func(*counterexamples.File) {}, ""},
+		{"version 1 with channels", filepath.Join("testdata", "v1", "cr-flip.json"), func(f *counterexamples.File) {
+			f.Edges = []counterexamples.FileEdge{{From: 0, To: 1}}
+		}, "version-1 trace records no channels"},
+		{"no channels", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.Edges = nil }, "records no channels"},
+		{"reversed ring", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) {
+			for k := range f.Edges {
+				f.Edges[k].From, f.Edges[k].To = f.Edges[k].To, f.Edges[k].From
+			}
+		}, "channel 0 is 1:0->0:0, which the network does not have"},
+		{"missing channel", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.Edges = f.Edges[1:] }, "it has 2 channels, the network 3"},
+		{"reordered", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) {
+			f.Edges[0], f.Edges[1] = f.Edges[1], f.Edges[0]
+		}, "the same channels in another order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := counterexamples.ReadFile(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(f)
+			o, err := counterexamples.Replay(f, m)
+			switch {
+			case tt.fails == "" && (err != nil || !o.Confirmed):
+				t.Errorf("replay: %v, %s", err, o.Why)
+			case tt.fails != "" && (err == nil || !strings.Contains(err.Error(), tt.fails) || strings.Contains(err.Error(), "\n")):
+				t.Errorf("replay error %v, want one line with %q", err, tt.fails)
+			}
+		})
+	}
+}
+
+// Files of a later format, or of none, are refused.
+func TestTraceVersion(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []int{0, counterexamples.FormatVersion + 1} {
+		path := filepath.Join(dir, "trace.json")
+		os.WriteFile(path, []byte(`{"elcheck_trace": `+strconv.Itoa(v)+`}`), 0o644)
+		if _, err := counterexamples.ReadFile(path); err == nil || !strings.Contains(err.Error(), "trace format version") {
+			t.Errorf("version %d: %v", v, err)
+		}
 	}
 }

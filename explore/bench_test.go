@@ -22,7 +22,7 @@ func BenchmarkCheck(b *testing.B) {
 	}{{"dkr", 5}, {"dkr", 6}} {
 		b.Run(fmt.Sprintf("%s/n=%d", tc.algo, tc.n), func(b *testing.B) {
 			m, _ := protocols.Lookup(tc.algo)
-			space := explore.Space{N: tc.n, Topology: m.Info().Topology, Channels: m.Info().Channels}
+			space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, tc.n), Channels: m.Info().Channels}
 			var res *explore.Result
 			var before, after runtime.MemStats
 			runtime.GC()
@@ -61,7 +61,7 @@ func BenchmarkConfig(b *testing.B) {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("dkr/n=%d/workers=%d", n, workers), func(b *testing.B) {
 				m, _ := protocols.Lookup("dkr")
-				space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels,
+				space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels,
 					IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
 				opts := explore.DefaultOptions()
 				opts.POR, opts.ComparisonOnly, opts.Workers = false, false, workers
@@ -85,7 +85,7 @@ func BenchmarkConfig(b *testing.B) {
 // check), the headline workload. Its states/s counts both searches.
 func BenchmarkSweep(b *testing.B) {
 	m, _ := protocols.Lookup("dkr")
-	space := explore.Space{N: 6, Topology: m.Info().Topology, Channels: m.Info().Channels}
+	space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, 6), Channels: m.Info().Channels}
 	opts := explore.DefaultOptions()
 	opts.Workers = 1
 	var res *explore.Result

@@ -8,6 +8,7 @@ import (
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
 )
 
 // With a memory budget too small for any breadth-first search, every
@@ -24,7 +25,7 @@ func TestMemoryBoundedSearch(t *testing.T) {
 		info := m.Info()
 		for n := 1; n <= maxN; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
-				space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
+				space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 				opts := explore.DefaultOptions()
 				want := explore.Check(context.Background(), m, space, opts)
 				opts.Memory = 1 // bytes: forces state caching everywhere

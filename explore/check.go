@@ -171,7 +171,7 @@ func (e *InternalError) Error() string { return "internal error: " + e.What }
 func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Result {
 	start := time.Now()
 	info := m.Info()
-	res := &Result{Algo: info.Name, N: space.N, Channels: space.Channels, Configs: space.Count(),
+	res := &Result{Algo: info.Name, N: space.N(), Channels: space.Channels, Configs: space.Count(),
 		Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}
 	remaining := int64(math.MaxInt64)
 	if opts.MaxStates > 0 {

@@ -35,7 +35,7 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/n=%d/%v/por=%v", m.Info().Name, n, tc.ch, tc.por), func(t *testing.T) {
 					opts := DefaultOptions()
 					opts.POR, opts.Workers = tc.por, 1
-					got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: tc.ch}, opts)
+					got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: tc.ch}, opts)
 					if got.States == 0 {
 						t.Fatal("nothing explored")
 					}
@@ -54,7 +54,7 @@ func engines(t *testing.T, m spec.Machine, space Space, opts Options) *Result {
 	opts.bytes = true
 	want := Check(context.Background(), m, space, opts)
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-		t.Fatalf("%s, n=%d, por=%v: results differ (-bytes +collapsed):\n%s", m.Info().Name, space.N, opts.POR, diff)
+		t.Fatalf("%s, n=%d, por=%v: results differ (-bytes +collapsed):\n%s", m.Info().Name, space.N(), opts.POR, diff)
 	}
 	return got
 }
@@ -132,7 +132,7 @@ func TestCollapsedSearchStartsAgain(t *testing.T) {
 	for _, por := range []bool{false, true} {
 		opts := DefaultOptions()
 		opts.POR, opts.Workers = por, 1
-		got := engines(t, m, Space{N: 3, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
+		got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, 3), Channels: spec.FIFO}, opts)
 		if got.Violation == nil || got.Violation.Property != "termination" || got.Violation.LoopAt < 0 {
 			t.Fatalf("por=%v: %s, want a termination violation with a loop", por, got.Verdict())
 		}
@@ -219,7 +219,7 @@ func TestCollapsedStepErrorsAgree(t *testing.T) {
 		for _, por := range []bool{false, true} {
 			opts := DefaultOptions()
 			opts.POR, opts.Workers = por, 1
-			got := engines(t, m, Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}, opts)
+			got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}, opts)
 			if got.Violation == nil || got.Violation.Property != "step-panicked" {
 				t.Fatalf("n=%d por=%v: %s, want step-panicked", n, por, got.Verdict())
 			}

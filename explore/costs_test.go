@@ -34,7 +34,7 @@ func TestConfigCosts(t *testing.T) {
 				run := func(por bool) []explore.ConfigCosts {
 					var got []explore.ConfigCosts
 					opts := explore.Options{POR: por, Costs: costs, Time: true, OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
-					res := explore.Check(context.Background(), m, explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}, opts)
+					res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}, opts)
 					if res.Verdict().Outcome != invariants.Verified || len(got) != res.Configs {
 						t.Fatalf("%s, %d configurations reported of %d", res.Verdict(), len(got), res.Configs)
 					}
@@ -75,7 +75,7 @@ func TestLeLannTime(t *testing.T) {
 		var got []explore.ConfigCosts
 		opts := explore.Options{POR: true, Time: true, Costs: []explore.Cost{{Name: "messages", Of: func(spec.Message) int64 { return 1 }}},
 			OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
-		explore.Check(context.Background(), m, explore.Space{N: n, Topology: spec.UniRing, Initiators: spec.All(n)}, opts)
+		explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Initiators: spec.All(n)}, opts)
 		for _, c := range got {
 			if c.Min[0] != int64(n*n) || c.Max[0] != int64(n*n) || c.MinTime < int64(n) || c.MaxTime > int64(2*n-1) {
 				t.Errorf("n=%d %s: messages %d..%d, time %d..%d", n, c.Config, c.Min[0], c.Max[0], c.MinTime, c.MaxTime)

@@ -34,7 +34,7 @@ func TestParallelSearchAgrees(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/n=%d/%v", m.Info().Name, n, ch), func(t *testing.T) {
-					space := Space{N: n, Topology: m.Info().Topology, Channels: ch}
+					space := Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: ch}
 					opts := DefaultOptions()
 					opts.POR, opts.Workers = false, 1
 					seq := Check(context.Background(), m, space, opts)

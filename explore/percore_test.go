@@ -23,7 +23,7 @@ func BenchmarkPerCore(b *testing.B) {
 	for i := range ids {
 		ids[i] = spec.ID(n - (n+2-i)%n) // bench/compare.sh's placement
 	}
-	space := Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels, IDs: ids, Initiators: spec.All(n)}
+	space := Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels, IDs: ids, Initiators: spec.All(n)}
 	opts := DefaultOptions()
 	opts.POR, opts.ComparisonOnly, opts.Workers = false, false, 1
 	var explorer, set time.Duration

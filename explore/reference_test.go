@@ -549,10 +549,10 @@ func TestReferenceAgrees(t *testing.T) {
 					reported := 0
 					verdicts := map[string]int{}
 					var states int64
-					space := explore.Space{N: n, Topology: info.Topology, Channels: mode.channels}
+					space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels}
 					for cfg := range space.Configs() {
 						ref := newRefSys(m, cfg).explore()
-						one := explore.Space{N: n, Topology: info.Topology, Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
+						one := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
 						got := explore.Check(t.Context(), m, one, explore.Options{
 							Exact: mode.exact, PurityEvery: 0, UniformityEvery: 0, ComparisonOnly: false, // BFS, no self-checks
 						})

@@ -7,17 +7,22 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// Space is a set of configurations: a topology size, a channel semantics,
-// and either fixed ids and initiators or all of them.
+// Space is a set of configurations: topology instances with the same
+// number of processes, a channel semantics, and either fixed ids and
+// initiators or all of them. Configurations are numbered over instance,
+// then id placement, then initiator set: a family with several instances
+// (every tree on n nodes) is one space, its indices running across them.
 type Space struct {
-	N        int
-	Topology spec.TopologyKind
-	Channels spec.Channels
+	// Topologies are the networks, in enumeration order; NewSpace fills
+	// it with a family's instances.
+	Topologies []spec.Topology
+	Channels   spec.Channels
 	// IDs fixes the id placement; nil means every placement of 1..n up to
-	// rotation (id 1 at position 0): (n-1)! of them.
+	// each topology's port-preserving automorphisms (spec.Topology.
+	// PortPreserving): for a ring, up to rotation, (n-1)! of them.
 	IDs []spec.ID
 	// AllPlacements turns off symmetry reduction: with IDs nil, every
-	// placement is enumerated, n! of them, rotations included.
+	// placement is enumerated, n! of them per topology.
 	AllPlacements bool
 	// Initiators fixes the initiator set; 0 means every non-empty subset.
 	Initiators spec.Set
@@ -26,6 +31,25 @@ type Space struct {
 	// means the whole space. The parts of 0..Shards-1 are disjoint and
 	// cover the space, and interleaving keeps them balanced.
 	Shard, Shards int
+}
+
+// NewSpace returns the space of every configuration of family k with n
+// processes (every placement up to symmetry, every initiator set), or the
+// error for an unknown family or a size out of range.
+func NewSpace(k spec.TopologyKind, n int) (Space, error) {
+	ts, err := spec.NewTopologies(k, n)
+	if err != nil {
+		return Space{}, err
+	}
+	return Space{Topologies: ts}, nil
+}
+
+// N is the number of processes of every topology of the space.
+func (sp Space) N() int {
+	if len(sp.Topologies) == 0 {
+		return 0
+	}
+	return sp.Topologies[0].N
 }
 
 // inShard reports whether the configuration with enumeration index k
@@ -48,26 +72,37 @@ func btoi(b bool) int {
 	return 0
 }
 
-// total is the number of configurations in the whole space.
+// total is the number of configurations in the whole space. A group G of
+// port-preserving automorphisms acts on the n! placements of distinct ids
+// (σ moves the id at i to σ(i)) freely: a placement σ fixes has
+// ids[i] = ids[σ(i)] for all i, so σ(i) = i, and since σ keeps ports it is
+// the identity. Every orbit then has |G| placements, and there are n!/|G|
+// orbits, each enumerated once (placements).
 func (sp Space) total() int {
-	c := 1
-	if sp.IDs == nil {
-		for k := 2; k < sp.N; k++ {
-			c *= k
-		}
-		if sp.AllPlacements {
-			c *= sp.N
-		}
-	}
+	n := sp.N()
+	per := 1
 	if sp.Initiators == 0 {
-		c *= 1<<uint(sp.N) - 1
+		per = 1<<uint(n) - 1
+	}
+	c := 0
+	for _, t := range sp.Topologies {
+		p := 1
+		if sp.IDs == nil {
+			for k := 2; k <= n; k++ {
+				p *= k
+			}
+			if !sp.AllPlacements {
+				p /= len(t.PortPreserving())
+			}
+		}
+		c += p * per
 	}
 	return c
 }
 
 // Configs enumerates the configurations of the shard in a fixed order:
-// placements in lexicographic order, then initiator sets as increasing bit
-// masks.
+// topologies in order, placements in lexicographic order, then initiator
+// sets as increasing bit masks.
 func (sp Space) Configs() iter.Seq[spec.Config] {
 	return func(yield func(spec.Config) bool) {
 		for _, cfg := range sp.Indexed() {
@@ -82,47 +117,84 @@ func (sp Space) Configs() iter.Seq[spec.Config] {
 // the enumeration of the whole space, which orders counterexamples across
 // shards.
 func (sp Space) Indexed() iter.Seq2[int, spec.Config] {
-	top, _ := spec.NewTopology(sp.Topology, sp.N)
 	return func(yield func(int, spec.Config) bool) {
 		k := -1
-		placements := func(yield func([]spec.ID) bool) {
-			if sp.IDs != nil {
-				yield(sp.IDs)
-				return
-			}
-			ids := make([]spec.ID, sp.N)
-			for i := range ids {
-				ids[i] = spec.ID(i + 1)
-			}
-			for {
-				if !yield(slices.Clone(ids)) {
-					return
+		for _, top := range sp.Topologies {
+			for ids := range sp.placements(top) {
+				lo, hi := spec.Set(1), spec.All(top.N)
+				if sp.Initiators != 0 {
+					lo, hi = sp.Initiators, sp.Initiators
 				}
-				free := ids[1:] // id 1 stays at position 0: one rotation of each
-				if sp.AllPlacements {
-					free = ids
-				}
-				if !nextPermutation(free) {
-					return
-				}
-			}
-		}
-		for ids := range placements {
-			lo, hi := spec.Set(1), spec.All(sp.N)
-			if sp.Initiators != 0 {
-				lo, hi = sp.Initiators, sp.Initiators
-			}
-			for init := lo; init <= hi; init++ {
-				k++
-				if !sp.inShard(k) {
-					continue
-				}
-				if !yield(k, spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
-					return
+				for init := lo; init <= hi; init++ {
+					k++
+					if !sp.inShard(k) {
+						continue
+					}
+					if !yield(k, spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
+						return
+					}
 				}
 			}
 		}
 	}
+}
+
+// placements enumerates the id placements of top: the fixed one, or the
+// permutations of 1..n in lexicographic order, keeping (unless
+// AllPlacements) the least of each orbit under top's port-preserving
+// automorphisms. For a ring those are the placements with id 1 at
+// position 0, in the order elcheck has always used: configuration indices,
+// golden counterexamples and shard merging depend on it.
+func (sp Space) placements(top spec.Topology) iter.Seq[[]spec.ID] {
+	return func(yield func([]spec.ID) bool) {
+		if sp.IDs != nil {
+			yield(sp.IDs)
+			return
+		}
+		// inv[g][j] is the position that automorphism g moves to j.
+		var inv [][]int
+		if !sp.AllPlacements {
+			for _, g := range top.PortPreserving() {
+				if g.IsIdentity() {
+					continue
+				}
+				in := make([]int, top.N)
+				for i, to := range g.Node {
+					in[to] = i
+				}
+				inv = append(inv, in)
+			}
+		}
+		ids := make([]spec.ID, top.N)
+		for i := range ids {
+			ids[i] = spec.ID(i + 1)
+		}
+		for {
+			if leastInOrbit(ids, inv) && !yield(slices.Clone(ids)) {
+				return
+			}
+			if !nextPermutation(ids) {
+				return
+			}
+		}
+	}
+}
+
+// leastInOrbit reports whether ids is lexicographically no greater than
+// its image under each automorphism, given by inverse (the image has
+// ids[inv[j]] at position j).
+func leastInOrbit(ids []spec.ID, inverses [][]int) bool {
+	for _, inv := range inverses {
+		for j, i := range inv {
+			if ids[i] != ids[j] {
+				if ids[i] < ids[j] {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
 }
 
 // nextPermutation advances a to its next lexicographic permutation and

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/elcheck/elcheck/spec"
@@ -12,13 +14,13 @@ func TestSpaceCount(t *testing.T) {
 		space Space
 		want  int
 	}{
-		{Space{N: 1}, 1},
-		{Space{N: 3}, 2 * 7},
-		{Space{N: 5}, 24 * 31},
-		{Space{N: 7}, 720 * 127}, // 91,440: one SPIN run each
-		{Space{N: 5, IDs: []spec.ID{1, 2, 3, 4, 5}}, 31},
-		{Space{N: 5, Initiators: 3}, 24},
-		{Space{N: 5, IDs: []spec.ID{1, 2, 3, 4, 5}, Initiators: 3}, 1},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 1)}, 1},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, 2 * 7},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 5)}, 24 * 31},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 7)}, 720 * 127}, // 91,440: one SPIN run each
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 5), IDs: []spec.ID{1, 2, 3, 4, 5}}, 31},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 5), Initiators: 3}, 24},
+		{Space{Topologies: spec.MustTopologies(spec.UniRing, 5), IDs: []spec.ID{1, 2, 3, 4, 5}, Initiators: 3}, 1},
 	}
 	for _, tt := range tests {
 		got := 0
@@ -74,7 +76,7 @@ func TestFingerprintIsStable(t *testing.T) {
 // The shards of a space are disjoint, cover it, and keep the enumeration
 // index of every configuration.
 func TestShardsPartitionTheSpace(t *testing.T) {
-	whole := Space{N: 4}
+	whole := Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}
 	var all []int
 	for k := range whole.Indexed() {
 		all = append(all, k)
@@ -97,6 +99,232 @@ func TestShardsPartitionTheSpace(t *testing.T) {
 			if c != 1 {
 				t.Errorf("%d shards: configuration %d seen %d times", shards, k, c)
 			}
+		}
+	}
+}
+
+// links builds a network of two-way links: a channel each way per link,
+// on the next free port of each end.
+func links(n int, ls [][2]int) spec.Topology {
+	t := spec.Topology{N: n, Ports: make([]int, n)}
+	for _, l := range ls {
+		a, b := l[0], l[1]
+		pa, pb := spec.Port(t.Ports[a]), spec.Port(t.Ports[b])
+		t.Ports[a]++
+		t.Ports[b]++
+		t.Edges = append(t.Edges, spec.Edge{From: spec.Endpoint{Node: a, Port: pa}, To: spec.Endpoint{Node: b, Port: pb}},
+			spec.Edge{From: spec.Endpoint{Node: b, Port: pb}, To: spec.Endpoint{Node: a, Port: pa}})
+	}
+	return t
+}
+
+// biring is the two-way ring: port 0 to i+1, port 1 to i-1.
+func biring(n int) spec.Topology {
+	t := spec.Topology{N: n, Ports: make([]int, n)}
+	for i := range n {
+		t.Ports[i] = 2
+		t.Edges = append(t.Edges, spec.Edge{From: spec.Endpoint{Node: i, Port: 0}, To: spec.Endpoint{Node: (i + 1) % n, Port: 1}},
+			spec.Edge{From: spec.Endpoint{Node: (i + 1) % n, Port: 1}, To: spec.Endpoint{Node: i, Port: 0}})
+	}
+	return t
+}
+
+// allPerms returns every permutation of 1..n as ids, in lexicographic
+// order.
+func allPerms(n int) [][]spec.ID {
+	ids := make([]spec.ID, n)
+	for i := range ids {
+		ids[i] = spec.ID(i + 1)
+	}
+	var out [][]spec.ID
+	for {
+		out = append(out, slices.Clone(ids))
+		if !nextPermutation(ids) {
+			return out
+		}
+	}
+}
+
+// bruteSymmetries finds, among all n! process bijections, those that keep
+// port counts and map every channel (i,p)->(j,q) to a channel
+// (σi,p)->(σj,q): the port-preserving automorphisms, independently of
+// spec's search.
+func bruteSymmetries(t spec.Topology) [][]int {
+	chans := map[spec.Edge]bool{}
+	for _, e := range t.Edges {
+		chans[e] = true
+	}
+	var out [][]int
+	for _, p := range allPerms(t.N) {
+		sigma := make([]int, t.N)
+		ok := true
+		for i, x := range p {
+			sigma[i] = int(x) - 1
+			ok = ok && t.Ports[i] == t.Ports[sigma[i]]
+		}
+		for _, e := range t.Edges {
+			ok = ok && chans[spec.Edge{From: spec.Endpoint{Node: sigma[e.From.Node], Port: e.From.Port}, To: spec.Endpoint{Node: sigma[e.To.Node], Port: e.To.Port}}]
+		}
+		if ok {
+			out = append(out, sigma)
+		}
+	}
+	return out
+}
+
+// The placements enumerated are one per orbit of the brute-force
+// automorphism group, each the least of its orbit, in lexicographic
+// order; Count agrees; and without reduction every placement comes.
+func TestPlacementsUpToAutomorphisms(t *testing.T) {
+	type tc struct {
+		name string
+		top  spec.Topology
+		want int // orbits, worked out by hand
+	}
+	var tests []tc
+	for n := 1; n <= 6; n++ {
+		f := 1
+		for k := 2; k < n; k++ {
+			f *= k
+		}
+		tests = append(tests, tc{fmt.Sprintf("uniring-%d", n), spec.NewUniRing(n), f})
+	}
+	tests = append(tests,
+		tc{"path-4", links(4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 24},                                     // ports number the middle's links: no symmetry keeps them
+		tc{"star-3", links(4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 24},                                     // the centre's ports tell its leaves apart
+		tc{"triangle-tail", links(4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 24},                      // as for the star
+		tc{"symmetric-path-3", links(3, [][2]int{{1, 0}, {1, 2}}), 6},                                    // 0 and 2 on the middle's ports 0 and 1: still asymmetric
+		tc{"two-way-ring-5", biring(5), 24},                                                              // rotations only: a reflection swaps ports
+		tc{"two-triangles", links(6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}}), 720 / 2}, // swapping them keeps ports; rotating one does not
+	)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			group := bruteSymmetries(tt.top)
+			canon := func(ids []spec.ID) string {
+				best := slices.Clone(ids)
+				for _, s := range group {
+					img := make([]spec.ID, len(ids))
+					for i, x := range ids {
+						img[s[i]] = x
+					}
+					if slices.Compare(img, best) < 0 {
+						best = img
+					}
+				}
+				return fmt.Sprint(best)
+			}
+			orbits := map[string]bool{}
+			for _, p := range allPerms(tt.top.N) {
+				orbits[canon(p)] = true
+			}
+			sp := Space{Topologies: []spec.Topology{tt.top}, Initiators: 1}
+			var got [][]spec.ID
+			for cfg := range sp.Configs() {
+				got = append(got, cfg.IDs)
+			}
+			if len(got) != len(orbits) || len(got) != tt.want || sp.Count() != tt.want {
+				t.Errorf("%d placements enumerated, Count %d, %d orbits by brute force, %d by hand", len(got), sp.Count(), len(orbits), tt.want)
+			}
+			for k, ids := range got {
+				if canon(ids) != fmt.Sprint(ids) {
+					t.Errorf("%v is not the least of its orbit (%s)", ids, canon(ids))
+				}
+				if k > 0 && slices.Compare(got[k-1], ids) >= 0 {
+					t.Errorf("%v after %v: not in lexicographic order", ids, got[k-1])
+				}
+			}
+			sp.AllPlacements = true
+			if c := sp.Count(); c != len(allPerms(tt.top.N)) {
+				t.Errorf("AllPlacements: Count %d", c)
+			}
+			sp.AllPlacements, sp.IDs = false, allPerms(tt.top.N)[len(allPerms(tt.top.N))-1]
+			if c := sp.Count(); c != 1 {
+				t.Errorf("fixed ids: Count %d", c)
+			}
+		})
+	}
+}
+
+// The ring's placements are exactly the sequence elcheck has always
+// enumerated (id 1 at position 0, the rest in lexicographic order), with
+// the same indices: golden counterexamples and shard merging rely on it.
+func TestRingPlacementsUnchanged(t *testing.T) {
+	for n := 1; n <= 7; n++ {
+		ids := make([]spec.ID, n)
+		for i := range ids {
+			ids[i] = spec.ID(i + 1)
+		}
+		var want []string
+		for {
+			for init := spec.Set(1); init <= spec.All(n); init++ {
+				want = append(want, fmt.Sprint(ids, init))
+			}
+			if !nextPermutation(ids[1:]) {
+				break
+			}
+		}
+		sp, err := NewSpace(spec.UniRing, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for k, cfg := range sp.Indexed() {
+			if k != len(got) {
+				t.Fatalf("n=%d: index %d at position %d", n, k, len(got))
+			}
+			got = append(got, fmt.Sprint(cfg.IDs, cfg.Initiators))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d: %d configurations, want %d, or another order", n, len(got), len(want))
+		}
+	}
+}
+
+// A space of several instances numbers its configurations over instance,
+// placement, initiator set, and its shards still partition it.
+func TestSpaceOfSeveralTopologies(t *testing.T) {
+	sp := Space{Topologies: []spec.Topology{spec.NewUniRing(4), links(4, [][2]int{{0, 1}, {1, 2}, {2, 3}})}}
+	want := 6*15 + 24*15
+	if c := sp.Count(); c != want {
+		t.Fatalf("Count %d, want %d", c, want)
+	}
+	k := 0
+	for i, cfg := range sp.Indexed() {
+		if i != k {
+			t.Fatalf("index %d at position %d", i, k)
+		}
+		if wantRing := k < 6*15; (cfg.Topology.Kind == spec.UniRing && len(cfg.Topology.Edges) == 4) != wantRing {
+			t.Fatalf("configuration %d on the wrong topology", k)
+		}
+		k++
+	}
+	for _, shards := range []int{2, 7} {
+		seen := 0
+		for i := range shards {
+			part := sp
+			part.Shard, part.Shards = i, shards
+			n := 0
+			for range part.Indexed() {
+				n++
+			}
+			if n != part.Count() {
+				t.Errorf("shard %d/%d: %d enumerated, Count %d", i, shards, n, part.Count())
+			}
+			seen += n
+		}
+		if seen != want {
+			t.Errorf("%d shards cover %d configurations", shards, seen)
+		}
+	}
+}
+
+func TestNewSpaceErrors(t *testing.T) {
+	for _, tt := range []struct {
+		k spec.TopologyKind
+		n int
+	}{{spec.UniRing, 0}, {spec.UniRing, 65}, {spec.TopologyKind(9), 4}} {
+		if _, err := NewSpace(tt.k, tt.n); err == nil {
+			t.Errorf("NewSpace(%v, %d): no error", tt.k, tt.n)
 		}
 	}
 }

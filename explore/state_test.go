@@ -22,7 +22,7 @@ func TestEncodeSuccessor(t *testing.T) {
 		}
 		transitions := 0
 		for n := 1; n <= 4; n++ {
-			for cfg := range (Space{N: n, Topology: m.Info().Topology, Channels: spec.FIFO}).Configs() {
+			for cfg := range (Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}).Configs() {
 				sy := NewSystem(m, cfg)
 				k := len(cfg.Topology.Edges)
 				init := sy.Initial()

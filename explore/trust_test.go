@@ -41,7 +41,7 @@ func TestImpureStepsCaughtEveryTime(t *testing.T) {
 					for range runs {
 						opts := explore.DefaultOptions()
 						e.opts(&opts)
-						res := explore.Check(context.Background(), m, explore.Space{N: n, Topology: spec.UniRing}, opts)
+						res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, opts)
 						v := res.Violation
 						if v == nil || v.Property != invariants.StepPurity {
 							t.Fatalf("verdict %s, want step-purity", res.Verdict())
@@ -61,7 +61,7 @@ func TestImpureStepsCaughtEveryTime(t *testing.T) {
 // first is chance: the first may pass its runs.)
 func TestImpureStepShowsBothResults(t *testing.T) {
 	opts := explore.DefaultOptions()
-	res := explore.Check(context.Background(), spec.Erase(fixtures.MapOrder{}), explore.Space{N: 3, Topology: spec.UniRing, IDs: []spec.ID{1, 2, 3}, Initiators: 1}, opts)
+	res := explore.Check(context.Background(), spec.Erase(fixtures.MapOrder{}), explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: []spec.ID{1, 2, 3}, Initiators: 1}, opts)
 	v := res.Violation
 	if v == nil || v.Property != invariants.StepPurity {
 		t.Fatalf("verdict %s, want step-purity", res.Verdict())
@@ -90,7 +90,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 	} {
 		for n := 2; n <= 5; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.m.Info().Name, n), func(t *testing.T) {
-				res := explore.Check(context.Background(), tt.m, explore.Space{N: n, Topology: spec.UniRing}, explore.DefaultOptions())
+				res := explore.Check(context.Background(), tt.m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, explore.DefaultOptions())
 				if tt.want == "" {
 					if res.Verdict().Outcome != invariants.Verified {
 						t.Fatalf("%s", res.Verdict())
@@ -113,7 +113,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 	opts := explore.DefaultOptions()
 	opts.ComparisonOnly = false
 	for _, m := range []spec.Machine{spec.Erase(fixtures.OddSkips{}), spec.Erase(fixtures.Overflow{})} {
-		if res := explore.Check(context.Background(), m, explore.Space{N: 4, Topology: spec.UniRing}, opts); res.Verdict().Outcome != invariants.Verified {
+		if res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}, opts); res.Verdict().Outcome != invariants.Verified {
 			t.Errorf("%s without comparison-only: %s", m.Info().Name, res.Verdict())
 		}
 	}
@@ -131,7 +131,7 @@ func TestIDsAtTheRangeEnds(t *testing.T) {
 		for _, algo := range []string{"dkr", "cr", "peterson", "lelann"} {
 			m, _ := protocols.Lookup(algo)
 			t.Run(fmt.Sprintf("%s/%v", algo, ids), func(t *testing.T) {
-				res := explore.Check(context.Background(), m, explore.Space{N: 3, Topology: spec.UniRing, IDs: ids}, explore.DefaultOptions())
+				res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: ids}, explore.DefaultOptions())
 				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatalf("%s: %s", res.Verdict(), res.Violation.Detail)
 				}
@@ -149,7 +149,7 @@ func TestClocksOnACycle(t *testing.T) {
 	}{{"cr-min-noabsorb", 1}, {"peterson-nocheck", 3}} {
 		m, _ := protocols.Lookup(tt.algo)
 		opts := explore.Options{Time: true, POR: true, MaxStates: 1 << 20}
-		res := explore.Check(context.Background(), m, explore.Space{N: tt.n, Topology: spec.UniRing}, opts)
+		res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, tt.n)}, opts)
 		v := res.Violation
 		if v == nil || v.Property != invariants.Termination || v.LoopAt < 0 {
 			t.Errorf("%s n=%d with clocks: %s, want termination with a lasso", tt.algo, tt.n, res.Verdict())
@@ -163,7 +163,7 @@ func TestUniformityNote(t *testing.T) {
 	m, _ := protocols.Lookup("dkr")
 	opts := explore.DefaultOptions()
 	opts.Memory = 1
-	res := explore.Check(context.Background(), m, explore.Space{N: 3, Topology: spec.UniRing}, opts)
+	res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts)
 	for _, p := range res.Properties {
 		if p.Name != invariants.Uniformity {
 			continue
@@ -180,7 +180,7 @@ func TestUniformityNote(t *testing.T) {
 // A protocol whose Init panics is a step-panicked finding naming the
 // process, not a crash.
 func TestInitPanicIsAFinding(t *testing.T) {
-	res := explore.Check(context.Background(), spec.Erase(fixtures.BadInit{}), explore.Space{N: 3, Topology: spec.UniRing}, explore.DefaultOptions())
+	res := explore.Check(context.Background(), spec.Erase(fixtures.BadInit{}), explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, explore.DefaultOptions())
 	v := res.Violation
 	if v == nil || v.Property != invariants.StepPanicked || !strings.Contains(v.Detail, "Init of p") || !strings.Contains(v.Detail, "(id 2) panicked") {
 		t.Fatalf("verdict %s (%+v), want step-panicked in Init", res.Verdict(), v)

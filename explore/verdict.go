@@ -139,7 +139,7 @@ func (x *searcher) overBound(maxMsg int) *invariants.Violation {
 // from the check, the notes from the table in package invariants.
 func properties(res *Result, info spec.Info, space Space, opts Options, uniformChecked int64) []PropertyResult {
 	complete := res.Incomplete == "" && res.Violation == nil
-	fig := invariants.Figures{N: space.N, Complete: complete, InitiatorsFixed: space.Initiators != 0,
+	fig := invariants.Figures{N: space.N(), Complete: complete, InitiatorsFixed: space.Initiators != 0,
 		UniformChecked: uniformChecked, UniformEvery: opts.UniformityEvery,
 		Bound: info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
 		Violated: res.Violated}

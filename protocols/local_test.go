@@ -47,7 +47,7 @@ func reachableSteps(t *testing.T, m spec.Machine) []step {
 		}
 	}
 	for n := 1; n <= 3; n++ {
-		space := explore.Space{N: n, Topology: m.Info().Topology, Channels: m.Info().Channels}
+		space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels}
 		explore.Check(context.Background(), recorder{m, visit}, space, explore.Options{Exact: true, Workers: 1}) // visit is not safe for concurrent use
 	}
 	return steps

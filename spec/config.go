@@ -37,14 +37,17 @@ type Edge struct {
 }
 
 // Perm is a topology automorphism: Node[i] is where process i goes, and
-// Port[i][p] is where its port p goes. Rotations of a ring keep ports;
-// reflections of a bidirectional ring will swap them.
+// Port[i][p] is where its port p goes (a port of process Node[i]).
+// Rotations of a ring keep ports; reflections of a two-way ring swap them
+// (see Topology.Automorphisms for which the explorer may use).
 type Perm struct {
 	Node []int
 	Port [][]Port
 }
 
-// Topology is a concrete network of n processes.
+// Topology is a concrete network of n processes: one instance of a
+// family. A space of configurations may hold several instances (every
+// tree on n nodes, say), each with its own automorphisms.
 type Topology struct {
 	Kind TopologyKind
 	N    int
@@ -54,31 +57,73 @@ type Topology struct {
 	// Ports[i] is the number of ports of process i.
 	Ports []int
 	// Symmetries generate the automorphisms the properties may rely on
-	// (uniformity): for a ring, the rotation by one.
+	// (uniformity): Generators of PortPreserving, computed by the
+	// constructors, never assumed (for a ring, the rotation by one). The
+	// uniformity self-check tries each, so few is cheap.
 	Symmetries []Perm
 }
 
-// NewUniRing returns the unidirectional ring of n processes.
+// NewUniRing returns the unidirectional ring of n processes (1 to 64; it
+// panics otherwise: NewTopology returns the error).
 func NewUniRing(n int) Topology {
 	t := Topology{Kind: UniRing, N: n, Ports: make([]int, n)}
-	rot := Perm{Node: make([]int, n), Port: make([][]Port, n)}
 	for i := range n {
 		t.Ports[i] = 1
 		t.Edges = append(t.Edges, Edge{From: Endpoint{i, 0}, To: Endpoint{(i + 1) % n, 0}})
-		rot.Node[i] = (i + 1) % n
-		rot.Port[i] = []Port{0}
 	}
-	t.Symmetries = []Perm{rot}
+	if err := t.Validate(); err != nil {
+		panic(err)
+	}
+	t.Symmetries = Generators(t.PortPreserving())
 	return t
 }
 
-// NewTopology returns the topology of the given family and size.
-func NewTopology(k TopologyKind, n int) (Topology, error) {
+// NewTopologies returns the instances of family k with n processes, in a
+// fixed order (a space enumerates them in it): one for a ring. An unknown
+// family or a size out of range is an error.
+func NewTopologies(k TopologyKind, n int) ([]Topology, error) {
+	if n < 1 || n > maxNodes {
+		return nil, fmt.Errorf("a %v has 1 to %d processes, not %d", k, maxNodes, n)
+	}
 	switch k {
 	case UniRing:
-		return NewUniRing(n), nil
+		return []Topology{NewUniRing(n)}, nil
 	}
-	return Topology{}, fmt.Errorf("unknown topology %v", k)
+	return nil, fmt.Errorf("unknown topology %v", k)
+}
+
+// MustTopologies is NewTopologies for arguments known to be right (tests,
+// constants): it panics on an error.
+func MustTopologies(k TopologyKind, n int) []Topology {
+	ts, err := NewTopologies(k, n)
+	if err != nil {
+		panic(err)
+	}
+	return ts
+}
+
+// NewTopology returns the topology of a family with one instance per size
+// (a ring), or an error: for an unknown family, a size out of range, or a
+// family with several instances.
+func NewTopology(k TopologyKind, n int) (Topology, error) {
+	ts, err := NewTopologies(k, n)
+	if err != nil {
+		return Topology{}, err
+	}
+	if len(ts) != 1 {
+		return Topology{}, fmt.Errorf("%v has %d instances with %d processes, not one", k, len(ts), n)
+	}
+	return ts[0], nil
+}
+
+// ParseTopologyKind reads a family's name as TopologyKind.String writes it.
+func ParseTopologyKind(s string) (TopologyKind, error) {
+	for k := UniRing; k <= UniRing; k++ {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown topology %q", s)
 }
 
 // Channels is a channel semantics.

@@ -298,3 +298,48 @@ func TestParseSize(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=512M"}, exitVerified, "VERIFIED")
 }
+
+// A trace whose channels are not the network's is refused on one line,
+// exit 2: it never runs on another network than the one it records.
+func TestReplayOtherNetwork(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	if code, out, _ := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+path); code != exitViolated {
+		t.Fatalf("verify exit %d:\n%s", code, out)
+	}
+	b, _ := os.ReadFile(path)
+	bad := strings.Replace(string(b), `"to": 1,`, `"to": 2,`, 1)
+	if bad == string(b) {
+		t.Fatal("the trace records no channel into process 1")
+	}
+	os.WriteFile(path, []byte(bad), 0o644)
+	expectUsageError(t, []string{"replay", path}, "the trace's channels are not those of the unidirectional ring of 3 processes")
+}
+
+// otherTopology is a protocol declaring a topology elcheck does not know.
+type otherTopology struct{ spec.Machine }
+
+func (m otherTopology) Info() spec.Info {
+	info := m.Machine.Info()
+	info.Name, info.Topology = "cr-elsewhere", spec.TopologyKind(99)
+	return info
+}
+
+// A protocol on a topology elcheck cannot build is a one-line usage
+// error, exit 2, never a run on an empty or assumed network.
+func TestUnknownTopology(t *testing.T) {
+	saved := lookupMachine
+	t.Cleanup(func() { lookupMachine = saved })
+	lookupMachine = func(name string) (spec.Machine, bool) {
+		if name == "cr-elsewhere" {
+			m, _ := protocols.Lookup("cr")
+			return otherTopology{m}, true
+		}
+		return protocols.Lookup(name)
+	}
+	for _, args := range [][]string{
+		{"verify", "-algo=cr-elsewhere", "-n=3"},
+		{"bounds", "-algo=cr-elsewhere", "-n=3"},
+	} {
+		expectUsageError(t, args, "unknown topology topology(99)")
+	}
+}

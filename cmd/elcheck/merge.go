@@ -12,6 +12,7 @@ import (
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
 
@@ -99,7 +100,15 @@ func readReport(path string) (*jsonReport, error) {
 	}
 	// The counts of the space and of the shard follow from n, the fixed ids
 	// and initiators, and i/k: a report that disagrees was cut or edited.
-	sp := explore.Space{N: r.N, IDs: r.Space.IDs, AllPlacements: r.Space.AllPlacements}
+	kind, err := spec.ParseTopologyKind(r.Topology)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	sp, err := explore.NewSpace(kind, r.N)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	sp.IDs, sp.AllPlacements = r.Space.IDs, r.Space.AllPlacements
 	for _, p := range r.Space.Initiators {
 		if p < 0 || p >= r.N {
 			return nil, usagef("%s: initiator %d is not a position 0..%d", path, p, r.N-1)

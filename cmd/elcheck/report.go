@@ -150,7 +150,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		} else {
 			rep.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Topology: info.Topology.String(),
 				Property: v.Property, Detail: v.Detail, IDs: v.Config.IDs, Initiators: v.Config.Initiators.Members(),
-				Channels: v.Config.Channels.String(), LoopAt: -1, Steps: []counterexamples.FileStep{}}
+				Channels: v.Config.Channels.String(), Edges: counterexamples.Edges(v.Config.Topology), LoopAt: -1, Steps: []counterexamples.FileStep{}}
 		}
 	}
 	return rep

@@ -213,10 +213,16 @@ var rebuild = counterexamples.Rebuild
 // replace to add machines of their own.
 var lookupMachine = protocols.Lookup
 
-// parseSpace reads -channels, -ids and -initiators for a ring of n: the
-// configurations to explore. verify and bounds share it.
+// parseSpace builds the space of n processes on the protocol's topology
+// (an unknown topology is a usage error) and reads -channels, -ids and
+// -initiators into it: the configurations to explore. verify and bounds
+// share it.
 func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
-	space := explore.Space{N: n, Topology: info.Topology, Channels: info.Channels}
+	space, err := explore.NewSpace(info.Topology, n)
+	if err != nil {
+		return space, usagef("%s cannot run on %d processes: %v", info.Name, n, err)
+	}
+	space.Channels = info.Channels
 	if s := c.String(channelsFlag.Name); s != "" {
 		ch, err := spec.ParseChannels(s)
 		if err != nil {
