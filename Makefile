@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet purity race bench golden bounds-doc clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc clean
 
 all: build test
 
@@ -16,15 +16,21 @@ build:
 verify:
 	$(GO) run ./cmd/elcheck verify -algo=$(ALGO) -n=$(N)
 
-## test: vet and the purity check, then every test; the explorer again
-## under the race detector.
-test: vet purity
+## test: vet, the static checks and the purity check, then every test;
+## the explorer again under the race detector.
+test: vet static purity
 	$(GO) test ./...
 	$(GO) test -race -short ./explore/
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
+
+## static: staticcheck, at the version go.mod pins (its tool directive),
+## and go.mod/go.sum as `go mod tidy` would leave them.
+static:
+	$(GO) tool staticcheck ./...
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
 ## purity: the static purity check (docs/purity.md) on the built-in
 ## protocols and their tests, so that they stay clean.

@@ -75,7 +75,12 @@ func TestLeLannTime(t *testing.T) {
 		var got []explore.ConfigCosts
 		opts := explore.Options{POR: true, Time: true, Costs: []explore.Cost{{Name: "messages", Of: func(spec.Message) int64 { return 1 }}},
 			OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
-		explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Initiators: spec.All(n)}, opts)
+		res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Initiators: spec.All(n)}, opts)
+		// Every configuration must reach the callback: a test of what it
+		// received passes vacuously if it receives nothing.
+		if res.Verdict().Outcome != invariants.Verified || len(got) != res.Configs || res.Configs == 0 {
+			t.Fatalf("n=%d: %s, %d configurations reported of %d", n, res.Verdict(), len(got), res.Configs)
+		}
 		for _, c := range got {
 			if c.Min[0] != int64(n*n) || c.Max[0] != int64(n*n) || c.MinTime < int64(n) || c.MaxTime > int64(2*n-1) {
 				t.Errorf("n=%d %s: messages %d..%d, time %d..%d", n, c.Config, c.Min[0], c.Max[0], c.MinTime, c.MaxTime)

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -527,9 +528,10 @@ func refModes(info spec.Info) []refMode {
 
 // refMachines are the protocols the reference is compared on: the registry,
 // then the tiny test protocols below, which exercise every kind of
-// violation (a cycle, a failing step, a broken bound, a bad end state).
+// violation (a cycle, a failing step, a broken bound, a bad end state),
+// and the fixture with several steps enabled around a cycle.
 func refMachines() []spec.Machine {
-	return append(protocols.All(), tinyMachines()...)
+	return append(append(protocols.All(), tinyMachines()...), spec.Erase(fixtures.Heartbeat{}))
 }
 
 func TestReferenceAgrees(t *testing.T) {

@@ -28,6 +28,8 @@ func TestChecker(t *testing.T) {
 		{"nobody learns", spec.Info{Winner: spec.MaxAll, AllLearn: true}, State{Decisions: []spec.Decision{lost(0), won(3), lost(3)}}, "", Agreement},
 		{"no leader", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(0), lost(0), lost(0)}}, "", ExactlyOneLeader},
 		{"leftovers", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 2}, "", Termination},
+		// One message left is as unclean as two: a clean end has none.
+		{"one leftover", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 1}, "", Termination},
 		{"leftovers allowed", spec.Info{Winner: spec.MaxAll, Leftovers: true}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 2}, "", ""},
 	}
 	for _, tt := range tests {
