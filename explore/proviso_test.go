@@ -76,7 +76,8 @@ func TestHeartbeatEndsInALasso(t *testing.T) {
 // are fully expanded: without it (closes always false) the reduced search
 // of fixtures.Heartbeat finds 406 states at n=3 and 4186 at n=4 (tried).
 // Weakening `<=` to `<` changes nothing here: on these rings no ample
-// step leads to a state of the same breadth-first depth.
+// step leads to a state of the same breadth-first depth
+// (TestClosesIsTheProviso shows that one on the predicate itself).
 func TestProvisoExpandsCycles(t *testing.T) {
 	m := spec.Erase(fixtures.Heartbeat{})
 	want := map[int]int64{2: 48, 3: 442, 4: 4800} // states = transitions: one step per state
@@ -95,5 +96,35 @@ func TestProvisoExpandsCycles(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestClosesIsTheProviso checks the cycle proviso's test itself, the one
+// predicate both stores' reductions call (searcher.closes): a successor
+// closes a cycle iff it was found at a depth no greater than the state
+// being expanded. Every state of an unreduced search is asked about at
+// its own depth, one less and one more: weakening `<=` to `<` (which no
+// ring fixture can show through Check, see TestProvisoExpandsCycles) or
+// dropping the test fails here.
+func TestClosesIsTheProviso(t *testing.T) {
+	m := spec.Erase(fixtures.Heartbeat{})
+	for cfg := range (Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Initiators: 3}).Configs() {
+		budget := int64(1 << 40)
+		x := newSearcher(context.Background(), Options{Exact: true}, &budget)
+		x.keepStates = true
+		x.run(x.system(m, cfg))
+		if x.states() < 10 {
+			t.Fatalf("%v: only %d states", cfg, x.states())
+		}
+		for j := range x.states() {
+			enc := x.encoding(j)
+			dj := x.depthOf(j)
+			for _, d := range []int32{dj - 1, dj, dj + 1} {
+				if got, want := x.closes(enc, 0, d), dj <= d; got != want {
+					t.Fatalf("%v: state %d at depth %d, asked at depth %d: closes %v, want %v", cfg, j, dj, d, got, want)
+				}
+			}
+		}
+		x.close()
 	}
 }
