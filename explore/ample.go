@@ -21,20 +21,20 @@ import "github.com/elcheck/elcheck/spec"
 //     search with a state cache, a state on the stack; so every cycle has
 //     a fully expanded state;
 //
-// or acts itself, reporting whether it reduced. proc gives an action's
-// process; try(j, a) takes the step of a, the j-th of p's, and reports
+// or acts itself, reporting whether it reduced. procs[i] is the process
+// of acts[i]; try(j, a) takes the step of a, the j-th of p's, and reports
 // whether it succeeds, keeps p's decision and closes no cycle (C2, C3).
 // cand is scratch storage, returned for reuse.
 //
 // Steps of different processes commute: a step reads and writes only its
 // process's local state, pops one of its in-channels and appends to its
 // out-channels.
-func ampleSet[A any](n int, acts, cand []A, proc func(A) int, ready func(p int) bool, try func(j int, a A) bool) (chosen, buf []A, reduced bool) {
-	for p := range n {
+func ampleSet[A any](n int, acts, cand []A, procs []int32, ready func(p int) bool, try func(j int, a A) bool) (chosen, buf []A, reduced bool) {
+	for p := range int32(n) {
 		cand = cand[:0]
-		for _, a := range acts {
-			if proc(a) == p {
-				cand = append(cand, a)
+		for i, q := range procs {
+			if q == p {
+				cand = append(cand, acts[i])
 			}
 		}
 		if len(cand) == 0 {
@@ -43,7 +43,7 @@ func ampleSet[A any](n int, acts, cand []A, proc func(A) int, ready func(p int) 
 		if len(cand) == len(acts) {
 			break // p alone is enabled: nothing to reduce
 		}
-		if !ready(p) {
+		if !ready(int(p)) {
 			continue
 		}
 		ok := true
@@ -61,11 +61,11 @@ func ampleSet[A any](n int, acts, cand []A, proc func(A) int, ready func(p int) 
 }
 
 // ready is the reduction's condition C1 for process p, whose wake-up is
-// pending or not, empty telling whether channel e is empty: the wake-up is
+// pending or not, full[e] being 0 iff channel e is empty: the wake-up is
 // pending (an initiator's first event, which nothing else can disable), or
 // the channels are FIFO and every channel into p holds a message, so
 // others only append behind the messages p is offered.
-func (sy *System) ready(p int, pending bool, empty func(e int) bool) bool {
+func (sy *System) ready(p int, pending bool, full []uint32) bool {
 	if pending {
 		return true
 	}
@@ -73,7 +73,7 @@ func (sy *System) ready(p int, pending bool, empty func(e int) bool) bool {
 		return false
 	}
 	for _, e := range sy.inEdges[p] {
-		if empty(e) {
+		if full[e] == 0 {
 			return false
 		}
 	}
@@ -110,8 +110,15 @@ type splicing struct {
 func (x *searcher) ampleWith(e *expander, s *State, acts []Action, closes func(enc []byte) bool, ln *splicing) []Action {
 	sy := e.sy
 	var before spec.Decision
-	chosen, buf, reduced := ampleSet(sy.N(), acts, e.cand, actionProc,
-		func(p int) bool { return sy.ready(p, s.Wake.Has(p), func(c int) bool { return len(s.Chans[c]) == 0 }) },
+	e.procs, e.full = e.procs[:0], e.full[:0]
+	for _, a := range acts {
+		e.procs = append(e.procs, int32(a.Proc))
+	}
+	for _, c := range s.Chans {
+		e.full = append(e.full, uint32(len(c)))
+	}
+	chosen, buf, reduced := ampleSet(sy.N(), acts, e.cand, e.procs,
+		func(p int) bool { return sy.ready(p, s.Wake.Has(p), e.full) },
 		func(j int, a Action) bool {
 			if j == 0 {
 				before = sy.Machine.Decision(s.Locals[a.Proc])
@@ -140,8 +147,6 @@ func (x *searcher) ampleWith(e *expander, s *State, acts []Action, closes func(e
 	}
 	return chosen
 }
-
-func actionProc(a Action) int { return a.Proc }
 
 // probe is a successor ampleWith spliced: its encoding in expander.abuf,
 // and whether it is like its parent (checkNew).

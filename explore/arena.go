@@ -61,6 +61,13 @@ func (w *window) reserve(max int) *chunk {
 	return w.live[len(w.live)-1]
 }
 
+// last returns the record added last.
+func (w *window) last() []byte {
+	c := w.live[len(w.live)-1]
+	k := len(c.offs) - 1
+	return c.buf[c.offs[k-1]:c.offs[k]:c.offs[k]]
+}
+
 // added ends the record appended to the last chunk's buffer.
 func (w *window) added() {
 	c := w.live[len(w.live)-1]

@@ -29,8 +29,10 @@ type expander struct {
 	msgs   []spec.Message
 	lay    layout
 	all    []Action // the enabled actions
-	cand   []Action // ampleWith's
-	abuf   []byte   // ampleWith's spliced successors
+	cand   []Action // ampleWith's, with the actions' processes and the channels' lengths
+	procs  []int32
+	full   []uint32
+	abuf   []byte // ampleWith's spliced successors
 	probes []probe
 	probe  []byte
 	hit    int // the chunk of x.kview that held the last state expanded (parallel.go)
@@ -52,17 +54,28 @@ func (b *byteStore) print(enc []byte) uint64 {
 
 func (b *byteStore) expand(_, d int32, rec []byte, out *expansion) { b.self.expand(b.x, d, rec, out) }
 
-func (b *byteStore) view(rec []byte, s *State) int {
+func (b *byteStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
 	sy := b.x.sy
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
+	inFlight := 0
 	if sy.Clocks { // a final state's clocks are its time
 		b.msgs = decodeInto(s, b.msgs, rec, n, k, nil)
-		return s.InFlight()
+		inFlight = s.InFlight()
+	} else {
+		inFlight = decodeLocals(s, rec, n, k)
 	}
-	return decodeLocals(s, rec, n, k)
+	for _, l := range s.Locals {
+		decs = append(decs, sy.Machine.Decision(l))
+	}
+	return inFlight, decs
 }
 
 func (b *byteStore) encoding(rec []byte) []byte { return rec }
+
+func (b *byteStore) keep(w *window, out *expansion, c int) []byte {
+	w.add(out.buf[out.cands[c].off:out.cands[c].end])
+	return w.last()
+}
 
 func (b *byteStore) uniform(rec []byte) bool {
 	x := b.x

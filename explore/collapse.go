@@ -131,12 +131,13 @@ type collapser struct {
 	msgs   []spec.Message
 
 	// Channel contents are sequences of message numbers; 0 is empty.
-	chanIdx map[string]uint32
-	chanSeq [][]uint32
-	chanPop []uint32
-	chanLen []int32
-	push    czMap // content<<32 | message -> content with message added
-	remove  czMap // content<<32 | message -> content with it taken out (bags)
+	chanIdx  map[string]uint32
+	chanSeq  [][]uint32
+	chanPop  []uint32
+	chanHead []uint32 // a content's first message: FIFO deliveries read it
+	chanLen  []int32
+	push     czMap // content<<32 | message -> content with message added
+	remove   czMap // content<<32 | message -> content with it taken out (bags)
 
 	wakes [1024]struct {
 		set  uint32 // the wake-up set plus one; 0: empty entry
@@ -234,10 +235,11 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 	}
 	c.chanLen = append(c.chanLen, int32(len(seq)))
 	c.chanPop = append(c.chanPop, 0)
+	c.chanHead = append(c.chanHead, 0)
 	c.size += int64(2*len(c.keyBuf) + 80 + 8*c.k)
 	if len(seq) > 0 {
-		pop := c.internChan(seq[1:])
-		c.chanPop[id] = pop
+		head, pop := seq[0], c.internChan(seq[1:])
+		c.chanHead[id], c.chanPop[id] = head, pop
 	}
 	return id
 }
@@ -409,17 +411,23 @@ type collapsedStore struct {
 	init [][]byte // the initial state's local states
 	// Per configuration: the process each channel goes to, and its port
 	// there.
-	edgeTo []int
-	inPort []spec.Port
-	chg    []czChange
-	sends  []spec.Send
-	acts   []czAct
-	cand   []czAct
-	uacts  []czAct // successorPrints'
-	r, p   []uint32
-	sink   uint64 // what the visited set's peek read
-	vw     vecView
-	lens   []int32
+	edgeTo    []int
+	inPort    []spec.Port
+	chgBuf    []czChange // next's channel changes: chgBuf[:nchg]
+	nchg      int
+	outEdge   [][]int // the system's, at hand
+	sends     []spec.Send
+	acts      []slot
+	cand      []slot
+	uacts     []slot // successorPrints'
+	r, p      []uint32
+	sink      uint64 // what the visited set's peek read
+	vw        vecView
+	procs     []int32  // ample's
+	candSteps []uint32 // the step of each candidate of the expansion
+	sum       uint64   // the fingerprint sum of the state being expanded
+	wakeTerm  uint64   // and its wake-up term
+	rec       []byte
 }
 
 // begin interns the initial state: local states by environment,
@@ -429,7 +437,10 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	c := &cs.c
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
 	c.prepare(n, k, sy.Config.Channels == spec.Bag)
-	cs.edgeTo, cs.inPort = cs.edgeTo[:0], cs.inPort[:0]
+	cs.edgeTo, cs.inPort, cs.outEdge = cs.edgeTo[:0], cs.inPort[:0], sy.outEdge
+	if cap(cs.chgBuf) < k+1 { // a step changes the channel it reads and those it sends on
+		cs.chgBuf = make([]czChange, 0, k+1)
+	}
 	for _, e := range sy.Config.Topology.Edges {
 		cs.edgeTo, cs.inPort = append(cs.edgeTo, e.To.Node), append(cs.inPort, e.To.Port)
 	}
@@ -472,7 +483,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 		return
 	}
 	n, k := c.n, c.k
-	v, w := cs.v, cs.w
+	v := cs.v
 	sum := binary.LittleEndian.Uint64(rec)
 	readVec(rec[8:], v)
 	wake := v[0]
@@ -480,6 +491,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	if wake != 0 {
 		wakeTerm = c.wakeTerm(wake)
 	}
+	cs.sum, cs.wakeTerm = sum, wakeTerm
 	inFlight := 0
 	for e := range k {
 		inFlight += int(c.chanLen[v[1+n+e]])
@@ -489,65 +501,108 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	if x.reduce && len(acts) > 1 {
 		acts = cs.ample(v, sum, wakeTerm, acts, d)
 	}
+	// The lists grow in local variables, stored back once: a slice kept
+	// in the heap would pay the write barrier on every append while the
+	// collector runs, which it often does here.
 	first := len(out.cands)
-	for ai, ac := range acts {
-		p, e, msg := ac.p, ac.e, ac.msg
+	cands, steps := out.cands, cs.candSteps[:0]
+	var failed *StepError
+	var failAt int
+	for ai := range acts {
+		ac := &acts[ai]
+		p, e, msg := int(ac.p), int(ac.e), cs.msgOf(v, *ac)
 		idx, err := cs.stepIdx(p, e, msg, v[1+p])
 		if err != nil {
-			out.fail(ai, err, cs.action(p, e, msg))
-			return
+			failed, failAt = err, ai
+			break
 		}
 		st := &c.steps[idx]
 		if st.uses < math.MaxUint32 {
 			st.uses++
 		}
 		if runs := purityDue(st.uses, x.opts.PurityEvery); runs > 0 {
-			cs.sends = cs.sends[:0]
-			for _, s := range c.sends[st.send:st.sendEnd] {
-				cs.sends = append(cs.sends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
-			}
-			if err := x.sy.checkPurity(c.localB[v[1+p]], cs.action(p, e, msg), c.localB[st.next], cs.sends, runs); err != nil {
-				out.fail(ai, err, cs.action(p, e, msg))
-				return
+			if failed = cs.checkPurity(v, p, e, msg, st, runs); failed != nil {
+				failAt = ai
+				break
 			}
 		}
 		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
-		copy(w, v)
-		w[0] = nw
-		w[1+p] = st.next
-		for _, ch := range cs.chg {
-			w[1+n+ch.edge] = ch.to
-		}
-		off := len(out.buf)
-		out.buf = appendVec(binary.LittleEndian.AppendUint64(out.buf, fp), w)
+		steps = append(steps, idx)
 		after := inFlight + int(st.sendEnd-st.send)
 		if e >= 0 {
 			after--
 		}
 		// Like its parent (checkNew): the same decisions, not terminal.
-		out.add(off, fp, ac.num, st.same && (nw != 0 || after > 0))
+		cands = append(cands, candidate{off: int32(len(out.buf)), end: int32(len(out.buf)), fp: fp, k: ac.k,
+			same: st.same && (nw != 0 || after > 0)})
+	}
+	out.cands, cs.candSteps = cands, steps
+	if failed != nil {
+		ac := acts[failAt]
+		out.fail(failAt, failed, cs.action(int(ac.p), int(ac.e), cs.msgOf(v, ac)))
+		return
 	}
 	if len(acts) > 1 {
-		for _, cd := range out.cands[first:] {
+		for _, cd := range cands[first:] {
 			cs.sink += x.seen.peek(cd.fp)
 		}
 	}
 	out.ncand = append(out.ncand, int32(len(acts)))
 }
 
-func (cs *collapsedStore) view(rec []byte, s *State) int {
+// checkPurity runs process p's step st again, as purityDue says.
+func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, st *czStep, runs int) *StepError {
 	c := &cs.c
-	u := cs.vec(rec)
-	s.Wake, s.Chans, s.Clocks = spec.Set(u[0]), nil, nil
-	s.Locals = s.Locals[:0]
-	for q := range c.n {
-		s.Locals = append(s.Locals, c.localB[u[1+q]])
+	cs.sends = cs.sends[:0]
+	for _, s := range c.sends[st.send:st.sendEnd] {
+		cs.sends = append(cs.sends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
+	}
+	return cs.x.sy.checkPurity(c.localB[v[1+p]], cs.action(p, e, msg), c.localB[st.next], cs.sends, runs)
+}
+
+// keep writes the record of a new state, candidate c, straight into the
+// window: the parent's vector (still in cs.v: the loop takes a state's
+// successors right after expanding it) with the changes of the step,
+// taken again from the tables. Only new states' records are written: most
+// successors are found before, so this is cheaper than noting every
+// successor's changes (measured).
+func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
+	n := cs.c.n
+	cd := &out.cands[c]
+	ac := &cs.acts[cd.k]
+	p, e, msg := int(ac.p), int(ac.e), cs.msgOf(cs.v, *ac)
+	st := &cs.c.steps[cs.candSteps[c]]
+	_, nw := cs.next(cs.v, cs.sum, cs.wakeTerm, p, e, msg, st)
+	w := append(cs.w[:0], cs.v...)
+	w[0], w[1+p] = nw, st.next
+	for _, ch := range cs.chgBuf[:cs.nchg] {
+		w[1+n+ch.edge] = ch.to
+	}
+	cs.w = w
+	ch := win.reserve(8 + 5*len(w))
+	start := len(ch.buf)
+	ch.buf = appendVec(binary.LittleEndian.AppendUint64(ch.buf, cd.fp), w)
+	win.added()
+	cs.rec = ch.buf[start:]
+	return cs.rec
+}
+
+func (cs *collapsedStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
+	c := &cs.c
+	u := cs.w // the vector of the record just written, the usual case
+	if len(rec) == 0 || len(cs.rec) == 0 || &rec[0] != &cs.rec[0] {
+		u = cs.vec(rec)
+	}
+	// The decisions are in the tables: no local state is decoded.
+	s.Wake, s.Clocks = spec.Set(u[0]), nil
+	for _, l := range u[1 : 1+c.n] {
+		decs = append(decs, c.localDec[l])
 	}
 	inFlight := 0
-	for e := range c.k {
-		inFlight += int(c.chanLen[u[1+c.n+e]])
+	for _, x := range u[1+c.n:] {
+		inFlight += int(c.chanLen[x])
 	}
-	return inFlight
+	return inFlight, decs
 }
 
 // vec decodes a record's vector into scratch storage.
@@ -651,20 +706,20 @@ func (cs *collapsedStore) successorPrints(dst []uint64, v []uint32, sum uint64, 
 	}
 	cs.uacts = cs.enabled(cs.uacts[:0], v)
 	for _, a := range cs.uacts {
-		q, e := a.p, a.e
-		st, err := cs.stepOf(q, e, a.msg, v[1+q])
+		q, e, msg := int(a.p), int(a.e), cs.msgOf(v, a)
+		st, err := cs.stepOf(q, e, msg, v[1+q])
 		if err != nil {
 			dst, cs.x.u.failed = append(dst, 0), true
 			continue
 		}
-		fp, nw := cs.next(v, sum, wakeTerm, q, e, a.msg, st)
+		fp, nw := cs.next(v, sum, wakeTerm, q, e, msg, st)
 		if node != nil {
 			to := node[q]
 			fp = psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
 			if e < 0 {
 				fp += c.wakeTerm(permWake(nw, node)) - pwake
 			}
-			for _, ch := range cs.chg {
+			for _, ch := range cs.chgBuf[:cs.nchg] {
 				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
 			}
 		}
@@ -686,43 +741,34 @@ func (cs *collapsedStore) action(p, e int, msg uint32) Action {
 // enabled appends the actions enabled in vector v to acts, by the
 // enabling rule (System.enabled), so numbered as System.Enabled numbers
 // them.
-func (cs *collapsedStore) enabled(acts []czAct, v []uint32) []czAct {
-	c := &cs.c
-	cs.vw = vecView{c, v}
-	cs.lens = cs.x.sy.enabled(spec.Set(v[0]), &cs.vw, cs.lens, func(_ spec.EventKind, p, e, j int) {
-		a := czAct{p: p, e: e, num: len(acts)}
-		if e >= 0 {
-			a.msg = c.chanSeq[v[1+c.n+e]][j]
-		}
-		acts = append(acts, a)
-	})
-	return acts
+func (cs *collapsedStore) enabled(acts []slot, v []uint32) []slot {
+	cs.vw = vecView{&cs.c, v}
+	// A channel's content number is 0 iff it is empty.
+	return cs.x.sy.enabled(spec.Set(v[0]), v[1+cs.c.n:], &cs.vw, acts)
 }
 
-// vecView is a collapsed state's stateView.
+// msgOf is the number of the message action a of vector v delivers.
+func (cs *collapsedStore) msgOf(v []uint32, a slot) uint32 {
+	c := &cs.c
+	switch {
+	case a.e < 0:
+		return 0
+	case c.bag:
+		return c.chanSeq[v[1+c.n+int(a.e)]][a.j]
+	}
+	return c.chanHead[v[1+c.n+int(a.e)]]
+}
+
+// vecView is a collapsed state's bagView.
 type vecView struct {
 	c *collapser
 	v []uint32
 }
 
-func (w *vecView) lengths(dst []int32) []int32 {
-	for _, x := range w.v[1+w.c.n:] {
-		dst = append(dst, w.c.chanLen[x])
-	}
-	return dst
-}
-
+func (w *vecView) length(e int) int { return int(w.c.chanLen[w.v[1+w.c.n+e]]) }
 func (w *vecView) repeats(e, j int) bool {
 	seq := w.c.chanSeq[w.v[1+w.c.n+e]]
 	return seq[j] == seq[j-1]
-}
-
-// czAct is an enabled action of a collapsed state: process p's wake-up
-// (e < 0) or its delivery of message number msg from channel e; num is its
-// number in System.Enabled's order, which traces replay.
-type czAct struct {
-	p, e, num int
-	msg       uint32
 }
 
 // stepOf returns process p's step from local state old on the wake-up
@@ -764,14 +810,16 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 // next returns the fingerprint sum and the wake-up set of the successor
 // of vector v (whose sum and wake-up term are given) by process p's step
 // st, a wake-up (e < 0) or a delivery from channel e; the channels it
-// changes are left in cs.chg.
+// changes are left in cs.chgBuf[:cs.nchg] (a buffer set up by begin, so
+// that no slice header is stored per call: the write barrier would be
+// paid while the collector runs).
 func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
 	c := &cs.c
 	n, k := c.n, c.k
 	old := v[1+p]
 	fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
 	nw := v[0]
-	chg := cs.chg[:0]
+	chg := cs.chgBuf[:0]
 	if e < 0 {
 		nw &^= 1 << uint(p)
 		fp += c.wakeTerm(nw) - wakeTerm
@@ -779,7 +827,7 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 		cont := v[1+n+e]
 		chg = append(chg, czChange{e, cont, c.removed(cont, msg)})
 	}
-	outs := cs.x.sy.outEdge[p]
+	outs := cs.outEdge[p]
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		o := outs[s.port]
 		j := 0
@@ -794,26 +842,31 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 	for _, ch := range chg {
 		fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
 	}
-	cs.chg = chg
+	cs.nchg = len(chg)
 	return fp, nw
 }
 
 // ample is ampleSet for a collapsed state v (its fingerprint sum and
 // wake-up term given) at depth d: it chooses what the byte store's ample
 // chooses, from the same tables as the expansion.
-func (cs *collapsedStore) ample(v []uint32, sum, wakeTerm uint64, acts []czAct, d int32) []czAct {
+func (cs *collapsedStore) ample(v []uint32, sum, wakeTerm uint64, acts []slot, d int32) []slot {
 	c, x := &cs.c, cs.x
 	n := c.n
-	chosen, buf, _ := ampleSet(n, acts, cs.cand, func(a czAct) int { return a.p },
-		func(p int) bool {
-			return x.sy.ready(p, v[0]&(1<<uint(p)) != 0, func(e int) bool { return v[1+n+e] == 0 })
-		},
-		func(_ int, a czAct) bool {
-			st, err := cs.stepOf(a.p, a.e, a.msg, v[1+a.p])
+	procs := cs.procs[:0]
+	for _, a := range acts {
+		procs = append(procs, a.p)
+	}
+	cs.procs = procs
+	// A channel's content number is 0 iff it is empty.
+	chosen, buf, _ := ampleSet(n, acts, cs.cand, procs,
+		func(p int) bool { return x.sy.ready(p, v[0]&(1<<uint(p)) != 0, v[1+n:]) },
+		func(_ int, a slot) bool {
+			p, e, msg := int(a.p), int(a.e), cs.msgOf(v, a)
+			st, err := cs.stepOf(p, e, msg, v[1+p])
 			if err != nil || !st.same {
 				return false
 			}
-			fp, _ := cs.next(v, sum, wakeTerm, a.p, a.e, a.msg, st)
+			fp, _ := cs.next(v, sum, wakeTerm, p, e, msg, st)
 			return !x.closes(nil, fp, d)
 		})
 	cs.cand = buf

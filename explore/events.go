@@ -23,53 +23,58 @@ import (
 // reference explorer in the tests, an independent re-implementation on
 // purpose, fails on a kind it does not know.
 
-// stateView is what the enabling rule reads of a global state's channels,
+// bagView is what the enabling rule reads of a bag channel's contents,
 // whatever the representation a store keeps them in.
-type stateView interface {
-	// lengths appends to dst the number of messages in each channel.
-	lengths(dst []int32) []int32
+type bagView interface {
+	// length is the number of messages in channel e.
+	length(e int) int
 	// repeats reports whether message j of channel e equals message j-1
-	// (bags offer one delivery per distinct message; they are sorted).
+	// (a bag offers one delivery per distinct message; it is sorted).
 	repeats(e, j int) bool
 }
 
-// enabled calls emit for each action enabled in a state whose pending
-// wake-ups are wake and whose channels v shows, in the fixed order traces
-// number them: wake-ups by process, then deliveries by channel, the head
-// of a FIFO channel or each distinct message of a bag (its j-th). A
-// channel into an initiator that has not woken is not enabled: the
-// initiator's start is its first event. lens is scratch storage, returned
-// for reuse.
-func (sy *System) enabled(wake spec.Set, v stateView, lens []int32, emit func(kind spec.EventKind, p, e, j int)) []int32 {
-	for w := uint64(wake); w != 0; w &= w - 1 {
-		emit(spec.Wake, bits.TrailingZeros64(w), -1, 0)
-	}
-	lens = v.lengths(lens[:0])
-	for e, to := range sy.edgeTo {
-		c := int(lens[e])
-		if c == 0 || wake.Has(to) {
-			continue
-		}
-		if sy.Config.Channels == spec.FIFO {
-			emit(spec.Deliver, to, e, 0)
-			continue
-		}
-		for j := range c {
-			if j == 0 || !v.repeats(e, j) {
-				emit(spec.Deliver, to, e, j)
-			}
-		}
-	}
-	return lens
+// slot is an enabled action as the enabling rule gives it: its kind,
+// its process, for a delivery its channel and the message's place in it
+// (e is -1 for a wake-up), and its number in the list, which traces
+// replay.
+type slot struct {
+	kind       spec.EventKind
+	p, e, j, k int32
 }
 
-func (s *State) lengths(dst []int32) []int32 {
-	for _, c := range s.Chans {
-		dst = append(dst, int32(len(c)))
+// enabled appends to dst the actions enabled in a state whose pending
+// wake-ups are wake, whose channel e is empty iff full[e] is 0, and whose
+// bags v shows, in the fixed order traces number them: wake-ups by
+// process, then deliveries by channel, the head of a FIFO channel or each
+// distinct message of a bag. A channel into an initiator that has not
+// woken is not enabled: the initiator's start is its first event.
+func (sy *System) enabled(wake spec.Set, full []uint32, v bagView, dst []slot) []slot {
+	k := int32(0)
+	for w := uint64(wake); w != 0; w &= w - 1 {
+		dst = append(dst, slot{spec.Wake, int32(bits.TrailingZeros64(w)), -1, 0, k})
+		k++
+	}
+	fifo := sy.Config.Channels == spec.FIFO
+	for e, to := range sy.edgeTo {
+		if full[e] == 0 || wake&(1<<uint(to)) != 0 {
+			continue
+		}
+		if fifo {
+			dst = append(dst, slot{spec.Deliver, int32(to), int32(e), 0, k})
+			k++
+			continue
+		}
+		for j := range v.length(e) {
+			if j == 0 || !v.repeats(e, j) {
+				dst = append(dst, slot{spec.Deliver, int32(to), int32(e), int32(j), k})
+				k++
+			}
+		}
 	}
 	return dst
 }
 
+func (s *State) length(e int) int      { return len(s.Chans[e]) }
 func (s *State) repeats(e, j int) bool { return s.Chans[e][j] == s.Chans[e][j-1] }
 
 // route appends to outs the channel each of a step's sends goes on:

@@ -22,15 +22,18 @@ type store interface {
 	// record is rec, in the order of its enabled actions, stopping at the
 	// first step that fails (out.err).
 	expand(i, d int32, rec []byte, out *expansion)
-	// view decodes the wake-ups and local states of a record into s (what
-	// the properties read; clocks too, if the states carry them) and
-	// returns the number of messages in flight.
-	view(rec []byte, s *State) int
+	// view decodes what the properties read of a record: the wake-ups
+	// (and clocks, if the states carry them) into s, the messages in
+	// flight, and the processes' decisions, appended to decs.
+	view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision)
 	// encoding returns the canonical encoding (State.Encode) of a record,
 	// valid until the next call.
 	encoding(rec []byte) []byte
 	// print is the visited-set fingerprint of the state encoded as enc.
 	print(enc []byte) uint64
+	// keep adds the record of out's c-th candidate, a new state, to w and
+	// returns it: a store may write only new states' records.
+	keep(w *window, out *expansion, c int) []byte
 	// uniform runs the uniformity self-check on the state of a record.
 	uniform(rec []byte) bool
 	// bytes is what the store's own tables hold.
@@ -54,7 +57,7 @@ type expansion struct {
 
 // candidate is one successor.
 type candidate struct {
-	off, end int32  // its record in buf
+	off, end int32  // its record in buf (empty if the store writes it on demand)
 	fp       uint64 // its fingerprint (0 with Options.Exact)
 	k        int32  // the action's number in the state's enabled list
 	same     bool   // it has its parent's decisions and is not terminal
@@ -190,27 +193,34 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 	} else {
 		x.beginEdges(i)
 	}
+	noEdges, costs, fps := x.noEdges, x.costs, x.seen == &x.fps
 	for range out.ncand[s] {
-		cd := &out.cands[*c]
-		if x.costs > 0 {
-			for _, w := range out.weights[*c*x.costs : (*c+1)*x.costs] {
+		ci := *c
+		cd := &out.cands[ci]
+		if costs > 0 {
+			for _, w := range out.weights[ci*costs : (ci+1)*costs] {
 				x.weights.push(w)
 			}
 		}
 		*c++
 		r.transitions++
-		rec := out.buf[cd.off:cd.end]
-		j, seen := x.seen.put(rec, cd.fp, x.states())
-		if !x.noEdges {
+		var j int32
+		var seen bool
+		if fps { // the usual set, called directly: this is the hot path
+			j, seen = x.fps.set.put(cd.fp, x.states())
+		} else {
+			j, seen = x.seen.put(out.buf[cd.off:cd.end], cd.fp, x.states())
+		}
+		if !noEdges {
 			x.addEdge(j)
 		}
 		if seen {
-			if x.noteDuplicate(j, d); x.noEdges && !x.layered {
+			if x.noteDuplicate(j, d); noEdges && !x.layered {
 				return unlayered
 			}
 			continue
 		}
-		x.kept.add(rec)
+		rec := x.st.keep(&x.kept, out, ci)
 		x.record(i, int(cd.k), d+1)
 		r.states++
 		r.maxDepth = max(r.maxDepth, int(d)+1)

@@ -85,6 +85,8 @@ type searcher struct {
 
 	checker  *invariants.Checker
 	lastSys  *System // the last system built, whose tables system reuses
+	sysv     System
+	checkv   invariants.Checker
 	budget   *int64
 	reduce   bool // partial-order reduction (ample.go)
 	ctx      context.Context
@@ -126,7 +128,8 @@ func (x *searcher) reset(sy *System, p plan) {
 		x.seen = x.exact
 	}
 	x.seen.reset()
-	x.checker = invariants.NewChecker(sy.Info, sy.Config)
+	x.checkv.Reset(sy.Info, sy.Config)
+	x.checker = &x.checkv
 }
 
 // encoding returns the canonical encoding of state i, whose record must
@@ -193,15 +196,16 @@ func (x *searcher) diverged(t []Action, what string) *Violation {
 
 // check runs the state properties on a newly found state.
 func (x *searcher) check(i int32, s *State, r *configResult) *Violation {
-	return x.checkView(i, s, s.InFlight(), r)
+	view := x.sy.View(s, x.decs)
+	x.decs = view.Decisions
+	return x.checkView(i, s, view, r)
 }
 
-// checkView is check given the number of messages in flight in s, whose
-// channels it does not read: the parallel search decodes only the local
-// states of a new state here.
-func (x *searcher) checkView(i int32, s *State, inFlight int, r *configResult) *Violation {
-	view := x.sy.viewOf(s, x.decs, inFlight)
-	x.decs = view.Decisions
+// checkView is check given what the properties see of s (decisions and
+// messages in flight), of which it reads only the wake-ups and clocks:
+// a store decodes only that much of a new state (store.view).
+func (x *searcher) checkView(i int32, s *State, view invariants.State, r *configResult) *Violation {
+	inFlight := view.InFlight
 	if v := x.checker.Always(view); v != nil {
 		return x.found(v.Property, v.Detail, i)
 	}
@@ -242,8 +246,9 @@ func (x *searcher) checkNew(i int32, rec []byte, same bool, r *configResult) *Vi
 	if same {
 		return x.checkUniform(i, r)
 	}
-	inFlight := x.st.view(rec, &x.tcur)
-	return x.checkView(i, &x.tcur, inFlight, r)
+	inFlight, decs := x.st.view(rec, &x.tcur, x.decs[:0])
+	x.decs = decs
+	return x.checkView(i, &x.tcur, invariants.State{Decisions: decs, InFlight: inFlight}, r)
 }
 
 // sameAsParent reports whether the successor of s by a, whose step kept
@@ -380,14 +385,16 @@ func (x *searcher) lookup(enc []byte) (int32, bool) { return x.seen.get(enc, x.s
 
 // system builds the transition system of cfg as the options ask.
 func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
-	var sy *System
+	// One System is reused from configuration to configuration: a search
+	// holds it only while it runs. A sweep's configurations share their
+	// topology, so they can share its tables too (a searcher checks one
+	// machine).
+	sy := &x.sysv
 	if p := x.lastSys; p != nil && sameSlice(p.Config.Topology.Edges, cfg.Topology.Edges) &&
 		sameSlice(p.Config.Topology.Ports, cfg.Topology.Ports) {
-		// The configurations of a sweep share their topology: so can
-		// their systems' port tables (a searcher checks one machine).
-		sy = &System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge, inEdges: p.inEdges, edgeTo: p.edgeTo, symEdges: p.symEdges}
+		*sy = System{Machine: m, Info: p.Info, Config: cfg, outEdge: p.outEdge, inEdges: p.inEdges, edgeTo: p.edgeTo, symEdges: p.symEdges}
 	} else {
-		sy = NewSystem(m, cfg)
+		*sy = *NewSystem(m, cfg)
 	}
 	x.lastSys = sy
 	sy.Clocks = x.opts.Time

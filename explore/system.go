@@ -94,14 +94,19 @@ func (sy *System) init(i int, env spec.Env) []byte {
 // Enabled appends the actions enabled in s to dst, in the order of the
 // enabling rule (events.go), which traces number them by.
 func (sy *System) Enabled(s *State, dst []Action) []Action {
-	var buf [32]int32
-	sy.enabled(s.Wake, s, buf[:0], func(kind spec.EventKind, p, e, j int) {
-		a := Action{Kind: kind, Proc: p, Edge: e}
-		if e >= 0 {
-			a.Msg = s.Chans[e][j]
+	var fbuf [64]uint32
+	var sbuf [32]slot
+	full := fbuf[:0]
+	for _, c := range s.Chans {
+		full = append(full, uint32(len(c)))
+	}
+	for _, sl := range sy.enabled(s.Wake, full, s, sbuf[:0]) {
+		a := Action{Kind: sl.kind, Proc: int(sl.p), Edge: int(sl.e)}
+		if sl.e >= 0 {
+			a.Msg = s.Chans[sl.e][sl.j]
 		}
 		dst = append(dst, a)
-	})
+	}
 	return dst
 }
 
@@ -474,18 +479,14 @@ func sameSends(a, b []spec.Send) bool {
 	})
 }
 
-// View returns what the properties see of s.
+// View returns what the properties see of s, appending the decisions to
+// dst.
 func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
-	return sy.viewOf(s, dst, s.InFlight())
-}
-
-// viewOf is View given the number of messages in flight.
-func (sy *System) viewOf(s *State, dst []spec.Decision, inFlight int) invariants.State {
 	dst = dst[:0]
 	for _, l := range s.Locals {
 		dst = append(dst, sy.Machine.Decision(l))
 	}
-	return invariants.State{Decisions: dst, InFlight: inFlight}
+	return invariants.State{Decisions: dst, InFlight: s.InFlight()}
 }
 
 // Permute applies a topology automorphism to s: process i's local state and

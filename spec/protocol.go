@@ -291,11 +291,19 @@ func (m erased[S]) tryDecode(local []byte) (S, error) {
 		s = m.legacy.Decode(d)
 		return s, d.Err()
 	}
-	c := Codec{decoding: true, d: Decoder{buf: local}}
-	c.d.Uint()
-	c.d.ID()
-	any(&s).(Fielder).Fields(&c)
-	return s, c.d.Err()
+	// The state and the codec escape through the interface call: one
+	// allocation for both rather than one each.
+	b := &fieldsBox[S]{c: Codec{decoding: true, d: Decoder{buf: local}}}
+	b.c.d.Uint()
+	b.c.d.ID()
+	any(&b.s).(Fielder).Fields(&b.c)
+	return b.s, b.c.d.Err()
+}
+
+// fieldsBox holds a state and the codec its Fields method runs on.
+type fieldsBox[S any] struct {
+	s S
+	c Codec
 }
 
 // appendLocal appends the encoding of s to dst: its decision, then its
@@ -309,11 +317,11 @@ func (m erased[S]) appendLocal(dst []byte, s S) []byte {
 		any(s).(interface{ Encode(e *Encoder) }).Encode(&e)
 		return e.Bytes()
 	}
-	c := Codec{e: Encoder{buf: dst}}
-	c.e.Uint(uint64(dec.Status))
-	c.e.ID(dec.Leader)
-	any(&s).(Fielder).Fields(&c)
-	return c.e.Bytes()
+	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}}}
+	b.c.e.Uint(uint64(dec.Status))
+	b.c.e.ID(dec.Leader)
+	any(&b.s).(Fielder).Fields(&b.c)
+	return b.c.e.Bytes()
 }
 
 // CheckStep checks, on one encoded state and one event, what the explorer
