@@ -18,6 +18,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -198,7 +199,7 @@ func DefaultCheck() explore.Options {
 // (opts.IgnoreBound), not by explore, so a configuration that exceeds it is
 // measured like any other rather than reported as a violation; it is
 // decided by the function explore uses, invariants.CheckBound.
-func Measure(ctx context.Context, m spec.Machine, space explore.Space, opts explore.Options) *Row {
+func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts explore.Options) *Row {
 	info := m.Info()
 	costs := Costs(info)
 	n := space.N()
@@ -314,7 +315,7 @@ type Table struct {
 // Run measures m on each space in turn (one per ring size, in increasing
 // n) and stops at the first that is cut short. opts.MaxStates, if set,
 // bounds the states of the whole run.
-func Run(ctx context.Context, m spec.Machine, spaces []explore.Space, opts explore.Options) *Table {
+func Run(ctx context.Context, m spec.Machine, spaces []configs.Space, opts explore.Options) *Table {
 	t := &Table{Info: m.Info()}
 	if len(spaces) > 0 {
 		t.Channels = spaces[0].Channels
@@ -355,7 +356,7 @@ func (t *Table) States() int64 {
 }
 
 // describe says what configurations sp holds and what its means are over.
-func describe(sp explore.Space) (space, placements string) {
+func describe(sp configs.Space) (space, placements string) {
 	switch {
 	case sp.IDs != nil:
 		space = fmt.Sprintf("ids %v", sp.IDs)

@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/bounds"
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
-	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -32,9 +32,9 @@ func lookup(t *testing.T, name string) spec.Machine {
 	return m
 }
 
-func space(m spec.Machine, n int, init spec.Set) explore.Space {
+func space(m spec.Machine, n int, init spec.Set) configs.Space {
 	info := m.Info()
-	return explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels, Initiators: init}
+	return configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels, Initiators: init}
 }
 
 func harmonic(n int) *big.Rat {
@@ -120,7 +120,7 @@ func TestDeclaredBoundsHold(t *testing.T) {
 		if info.Breaks != "" {
 			continue
 		}
-		spaces := []explore.Space{}
+		spaces := []configs.Space{}
 		for n := 3; n <= maxN; n++ {
 			spaces = append(spaces, space(m, n, 0))
 		}
@@ -170,7 +170,7 @@ func (m tight) Info() spec.Info {
 // there, and the worst execution replays as a message-bound violation.
 func TestTooSmallBound(t *testing.T) {
 	m := tight{lookup(t, "cr")}
-	tab := bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0), space(m, 4, 0)}, bounds.DefaultCheck())
+	tab := bounds.Run(context.Background(), m, []configs.Space{space(m, 3, 0), space(m, 4, 0)}, bounds.DefaultCheck())
 	if v := tab.Verdict(); v.Outcome != invariants.Violated || v.Property != invariants.MessageBound || v.String() != "EXCEEDED: the declared bound (n(n+1)/2 probes + n SELECTED) - 1 at n=3, 4" {
 		t.Errorf("verdict %q", v)
 	}
@@ -202,14 +202,14 @@ func TestTooSmallBound(t *testing.T) {
 // and a run cut short claims no bound.
 func TestViolatedAndIncomplete(t *testing.T) {
 	m := lookup(t, "cr-flip")
-	tab := bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0)}, bounds.DefaultCheck())
+	tab := bounds.Run(context.Background(), m, []configs.Space{space(m, 3, 0)}, bounds.DefaultCheck())
 	if v := tab.Verdict(); v.Verdict != (invariants.Verdict{Outcome: invariants.Violated, Property: invariants.Validity}) || tab.Rows[0].Measured >= tab.Rows[0].Configs || tab.Rows[0].Bound.Status == bounds.Within {
 		t.Errorf("cr-flip: %s, %d of %d measured, bound %+v", v, tab.Rows[0].Measured, tab.Rows[0].Configs, tab.Rows[0].Bound)
 	}
 	m = lookup(t, "dkr")
 	opts := bounds.DefaultCheck()
 	opts.MaxStates = 300 // n=3 has 170 states
-	tab = bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0), space(m, 4, 0)}, opts)
+	tab = bounds.Run(context.Background(), m, []configs.Space{space(m, 3, 0), space(m, 4, 0)}, opts)
 	if v := tab.Verdict(); v.Outcome != invariants.Incomplete || !strings.HasPrefix(v.Reason, "n=4: state limit of ") {
 		t.Errorf("verdict %q", v)
 	}
@@ -218,7 +218,7 @@ func TestViolatedAndIncomplete(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	tab = bounds.Run(ctx, m, []explore.Space{space(m, 3, 0)}, bounds.DefaultCheck())
+	tab = bounds.Run(ctx, m, []configs.Space{space(m, 3, 0)}, bounds.DefaultCheck())
 	if v := tab.Verdict(); v.Outcome != invariants.Incomplete {
 		t.Errorf("cancelled: verdict %q", v)
 	}
@@ -328,7 +328,7 @@ func TestMeanString(t *testing.T) {
 // The four renderings have the shape their readers expect.
 func TestFormats(t *testing.T) {
 	m := lookup(t, "dkr")
-	tab := bounds.Run(context.Background(), m, []explore.Space{space(m, 3, 0), space(m, 4, 0)}, bounds.DefaultCheck())
+	tab := bounds.Run(context.Background(), m, []configs.Space{space(m, 3, 0), space(m, 4, 0)}, bounds.DefaultCheck())
 	var js bytes.Buffer
 	if err := tab.WriteJSON(&js, ""); err != nil {
 		t.Fatal(err)
@@ -375,7 +375,7 @@ func TestFormats(t *testing.T) {
 	wellFormed(t, svg.Bytes())
 	// An exceeded bound is marked on the plot.
 	tm := tight{m}
-	tab = bounds.Run(context.Background(), tm, []explore.Space{space(tm, 3, 0)}, bounds.DefaultCheck())
+	tab = bounds.Run(context.Background(), tm, []configs.Space{space(tm, 3, 0)}, bounds.DefaultCheck())
 	svg.Reset()
 	tab.WriteSVG(&svg)
 	wellFormed(t, svg.Bytes())

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
@@ -35,7 +36,7 @@ func TestGoldenCounterexamples(t *testing.T) {
 			continue
 		}
 		t.Run(info.Name, func(t *testing.T) {
-			space := explore.Space{Topologies: spec.MustTopologies(info.Topology, goldenN), Channels: info.Channels}
+			space := configs.Space{Topologies: spec.MustTopologies(info.Topology, goldenN), Channels: info.Channels}
 			opts := explore.DefaultOptions()
 			opts.Exact = true
 			res := explore.Check(context.Background(), m, space, opts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -25,7 +26,7 @@ func TestAmpleConditions(t *testing.T) {
 	for _, name := range []string{"cr", "dkr", "peterson", "cr-min-noabsorb", "peterson-nocheck"} {
 		m, _ := protocols.Lookup(name)
 		for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
-			for cfg := range (Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: ch}).Configs() {
+			for cfg := range (configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: ch}).Configs() {
 				budget := int64(1 << 40)
 				x := newSearcher(context.Background(), Options{Exact: true}, &budget)
 				x.keepStates = true

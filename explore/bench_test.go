@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -22,7 +23,7 @@ func BenchmarkCheck(b *testing.B) {
 	}{{"dkr", 5}, {"dkr", 6}} {
 		b.Run(fmt.Sprintf("%s/n=%d", tc.algo, tc.n), func(b *testing.B) {
 			m, _ := protocols.Lookup(tc.algo)
-			space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, tc.n), Channels: m.Info().Channels}
+			space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, tc.n), Channels: m.Info().Channels}
 			var res *explore.Result
 			var before, after runtime.MemStats
 			runtime.GC()
@@ -61,7 +62,7 @@ func BenchmarkConfig(b *testing.B) {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("dkr/n=%d/workers=%d", n, workers), func(b *testing.B) {
 				m, _ := protocols.Lookup("dkr")
-				space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels,
+				space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels,
 					IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
 				opts := explore.DefaultOptions()
 				opts.POR, opts.ComparisonOnly, opts.Workers = false, false, workers
@@ -85,7 +86,7 @@ func BenchmarkConfig(b *testing.B) {
 // check), the headline workload. Its states/s counts both searches.
 func BenchmarkSweep(b *testing.B) {
 	m, _ := protocols.Lookup("dkr")
-	space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, 6), Channels: m.Info().Channels}
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 6), Channels: m.Info().Channels}
 	opts := explore.DefaultOptions()
 	opts.Workers = 1
 	var res *explore.Result

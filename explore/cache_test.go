@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
@@ -25,7 +26,7 @@ func TestMemoryBoundedSearch(t *testing.T) {
 		info := m.Info()
 		for n := 1; n <= maxN; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
-				space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
+				space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 				opts := explore.DefaultOptions()
 				want := explore.Check(context.Background(), m, space, opts)
 				opts.Memory = 1 // bytes: forces state caching everywhere

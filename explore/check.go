@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -168,7 +169,7 @@ func (e *InternalError) Error() string { return "internal error: " + e.What }
 // all configurations (with BFS), the first in enumeration order among
 // equals. Configurations are searched by opts.Workers goroutines; the
 // result does not depend on how many.
-func Check(ctx context.Context, m spec.Machine, space Space, opts Options) *Result {
+func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Options) *Result {
 	start := time.Now()
 	info := m.Info()
 	res := &Result{Algo: info.Name, N: space.N(), Channels: space.Channels, Configs: space.Count(),

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -35,7 +36,7 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/n=%d/%v/por=%v", m.Info().Name, n, tc.ch, tc.por), func(t *testing.T) {
 					opts := DefaultOptions()
 					opts.POR, opts.Workers = tc.por, 1
-					got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: tc.ch}, opts)
+					got := engines(t, m, configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: tc.ch}, opts)
 					if got.States == 0 {
 						t.Fatal("nothing explored")
 					}
@@ -48,7 +49,7 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 // engines checks m on space with opts on both searches, collapsed and
 // byte-encoded, fails t if the results differ in anything but the time,
 // and returns the collapsed search's.
-func engines(t *testing.T, m spec.Machine, space Space, opts Options) *Result {
+func engines(t *testing.T, m spec.Machine, space configs.Space, opts Options) *Result {
 	t.Helper()
 	got := Check(context.Background(), m, space, opts)
 	opts.bytes = true
@@ -132,7 +133,7 @@ func TestCollapsedSearchStartsAgain(t *testing.T) {
 	for _, por := range []bool{false, true} {
 		opts := DefaultOptions()
 		opts.POR, opts.Workers = por, 1
-		got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, 3), Channels: spec.FIFO}, opts)
+		got := engines(t, m, configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 3), Channels: spec.FIFO}, opts)
 		if got.Violation == nil || got.Violation.Property != "termination" || got.Violation.LoopAt < 0 {
 			t.Fatalf("por=%v: %s, want a termination violation with a loop", por, got.Verdict())
 		}
@@ -219,7 +220,7 @@ func TestCollapsedStepErrorsAgree(t *testing.T) {
 		for _, por := range []bool{false, true} {
 			opts := DefaultOptions()
 			opts.POR, opts.Workers = por, 1
-			got := engines(t, m, Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}, opts)
+			got := engines(t, m, configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}, opts)
 			if got.Violation == nil || got.Violation.Property != "step-panicked" {
 				t.Fatalf("n=%d por=%v: %s, want step-panicked", n, por, got.Verdict())
 			}

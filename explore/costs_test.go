@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -34,7 +35,7 @@ func TestConfigCosts(t *testing.T) {
 				run := func(por bool) []explore.ConfigCosts {
 					var got []explore.ConfigCosts
 					opts := explore.Options{POR: por, Costs: costs, Time: true, OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
-					res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}, opts)
+					res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}, opts)
 					if res.Verdict().Outcome != invariants.Verified || len(got) != res.Configs {
 						t.Fatalf("%s, %d configurations reported of %d", res.Verdict(), len(got), res.Configs)
 					}
@@ -75,7 +76,7 @@ func TestLeLannTime(t *testing.T) {
 		var got []explore.ConfigCosts
 		opts := explore.Options{POR: true, Time: true, Costs: []explore.Cost{{Name: "messages", Of: func(spec.Message) int64 { return 1 }}},
 			OnConfig: func(c explore.ConfigCosts) { got = append(got, c) }}
-		res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Initiators: spec.All(n)}, opts)
+		res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Initiators: spec.All(n)}, opts)
 		// Every configuration must reach the callback: a test of what it
 		// received passes vacuously if it receives nothing.
 		if res.Verdict().Outcome != invariants.Verified || len(got) != res.Configs || res.Configs == 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -64,7 +65,7 @@ func TestGoldenCounts(t *testing.T) {
 				// n = 5 costs at most 0.8 s per protocol and mode on two cores.
 				for n := 1; n <= 5; n++ {
 					for _, mode := range countModes {
-						space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
+						space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 						r := explore.Check(context.Background(), m, space, mode.opts())
 						if r.Incomplete != "" || r.Internal != "" {
 							t.Fatalf("n=%d %s: %s %s", n, mode.name, r.Verdict(), r.Internal)
@@ -134,7 +135,7 @@ func TestHandCountedFigures(t *testing.T) {
 			t.Fatalf("no protocol %s", tt.algo)
 		}
 		for _, opts := range []explore.Options{{Exact: true}, {}, {Search: explore.DFS}} {
-			r := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, tt.n), Channels: spec.FIFO}, opts)
+			r := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, tt.n), Channels: spec.FIFO}, opts)
 			if r.Verdict().Outcome != invariants.Verified || r.States != tt.states || r.Transitions != tt.transitions || r.Terminals != tt.terminals ||
 				r.MaxDepth != tt.depth && opts.Search == explore.BFS || r.MinMessages != tt.minMsg || r.MaxMessages != tt.maxMsg {
 				t.Errorf("%s n=%d %+v: %s, %d states, %d transitions, %d terminal, depth %d, messages %d..%d; by hand: %d, %d, %d, depth %d, %d..%d",

@@ -11,8 +11,11 @@ import (
 // configuration: termination (no cycle) and the fewest and most messages
 // over complete executions, against the declared bound.
 func (x *searcher) analyse(r *configResult) {
-	if x.layered && !x.weighted() && !x.opts.Time {
-		x.analyseLayered(r)
+	if x.noEdges || x.layered && !x.weighted() && !x.opts.Time {
+		// Every path to a state is as long as its depth, and the longest
+		// is the shortest: the terminal states' depths, noted as the
+		// search met them (graph.terminalAt), say it all.
+		x.layeredResult(r, int64(x.termMin), int64(x.termMax), x.worst)
 		return
 	}
 	n := x.states()
@@ -115,30 +118,6 @@ func (x *searcher) analyse(r *configResult) {
 		c.MinTime, c.MaxTime = r.minTime, r.maxTime
 	}
 	r.costs = c
-}
-
-// analyseLayered is analyse for a layered graph (searcher.layered): every
-// edge goes from a depth to the next, so there is no cycle, and every path
-// to a state has its depth as length; the message counts follow from the
-// terminal states' depths, and any path to a terminal state, the trace
-// breadth-first search recorded, is a heaviest one. Most graphs of
-// message-passing protocols are layered: the number of events that reach
-// a state is usually a function of the state.
-func (x *searcher) analyseLayered(r *configResult) {
-	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
-	for v := range x.states() {
-		if !x.terminal(v) {
-			continue
-		}
-		l := int64(x.depthOf(v))
-		if minLen < 0 || l < minLen {
-			minLen = l
-		}
-		if l > maxLen {
-			maxLen, worst = l, v
-		}
-	}
-	x.layeredResult(r, minLen, maxLen, worst)
 }
 
 // layeredResult sets the message counts of a layered graph whose terminal

@@ -161,11 +161,7 @@ func (x *searcher) explore(r *configResult) bool {
 	if !x.keepStates {
 		x.kept.trim()
 	}
-	if x.noEdges {
-		x.layeredResult(r, int64(x.termMin), int64(x.termMax), x.worst)
-	} else {
-		x.analyse(r)
-	}
+	x.analyse(r)
 	return true
 }
 
@@ -186,11 +182,10 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		return stopped
 	}
 	failed := s == len(out.ncand)-1 && out.err != nil
-	if x.noEdges {
-		if out.ncand[s] == 0 && !failed {
-			x.terminalAt(i, d)
-		}
-	} else {
+	if out.ncand[s] == 0 && !failed {
+		x.terminalAt(i, d)
+	}
+	if !x.noEdges {
 		x.beginEdges(i)
 	}
 	noEdges, costs, fps := x.noEdges, x.costs, x.seen == &x.fps

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -34,7 +35,7 @@ func TestParallelSearchAgrees(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/n=%d/%v", m.Info().Name, n, ch), func(t *testing.T) {
-					space := Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: ch}
+					space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: ch}
 					opts := DefaultOptions()
 					opts.POR, opts.Workers = false, 1
 					seq := Check(context.Background(), m, space, opts)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -23,7 +24,7 @@ func BenchmarkPerCore(b *testing.B) {
 	for i := range ids {
 		ids[i] = spec.ID(n - (n+2-i)%n) // bench/compare.sh's placement
 	}
-	space := Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels, IDs: ids, Initiators: spec.All(n)}
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels, IDs: ids, Initiators: spec.All(n)}
 	opts := DefaultOptions()
 	opts.POR, opts.ComparisonOnly, opts.Workers = false, false, 1
 	var explorer, set time.Duration

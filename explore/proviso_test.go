@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -14,7 +15,7 @@ import (
 // a configuration with a violation, so that what the reduced search
 // itself found shows: its states and transitions summed over the space,
 // and the properties it reports, by configuration.
-func reducedOnly(t *testing.T, m spec.Machine, space Space, opts Options) (states, transitions int64, found []string) {
+func reducedOnly(t *testing.T, m spec.Machine, space configs.Space, opts Options) (states, transitions int64, found []string) {
 	t.Helper()
 	for cfg := range space.Configs() {
 		budget := int64(1 << 40)
@@ -57,7 +58,7 @@ func TestHeartbeatEndsInALasso(t *testing.T) {
 			{"unreduced", Options{}},
 			{"parallel", Options{par: 2, chunk: 1}},
 		} {
-			r := Check(context.Background(), m, Space{Topologies: spec.MustTopologies(spec.UniRing, n), Channels: spec.FIFO}, tc.opts)
+			r := Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Channels: spec.FIFO}, tc.opts)
 			v := r.Violation
 			if v == nil || v.Property != invariants.Termination || v.LoopAt < 0 || v.LoopAt >= len(v.Trace) {
 				t.Errorf("n=%d %s: %s, want a termination violation with a lasso (%+v)", n, tc.name, r.Verdict(), v)
@@ -86,7 +87,7 @@ func TestProvisoExpandsCycles(t *testing.T) {
 			name string
 			opts Options
 		}{{"collapsed", Options{}}, {"bytes", Options{bytes: true}}, {"dfs", Options{Search: DFS}}} {
-			s, tr, found := reducedOnly(t, m, Space{Topologies: spec.MustTopologies(spec.UniRing, n), Channels: spec.FIFO}, tc.opts)
+			s, tr, found := reducedOnly(t, m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n), Channels: spec.FIFO}, tc.opts)
 			if s != states || tr != states {
 				t.Errorf("n=%d %s: the reduced search found %d states and %d transitions, want %d and %d", n, tc.name, s, tr, states, states)
 			}
@@ -108,7 +109,7 @@ func TestProvisoExpandsCycles(t *testing.T) {
 // dropping the test fails here.
 func TestClosesIsTheProviso(t *testing.T) {
 	m := spec.Erase(fixtures.Heartbeat{})
-	for cfg := range (Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Initiators: 3}).Configs() {
+	for cfg := range (configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Initiators: 3}).Configs() {
 		budget := int64(1 << 40)
 		x := newSearcher(context.Background(), Options{Exact: true}, &budget)
 		x.keepStates = true

@@ -40,7 +40,7 @@ type graph struct {
 	wfirst  pages[int32]
 	weights pages[int64]
 	// The terminal states' least and greatest depth, and the first state
-	// at the greatest, when no edges are recorded.
+	// at the greatest: all a layered graph's analysis needs.
 	termMin, termMax, worst int32
 }
 
@@ -141,8 +141,7 @@ func (g *graph) noteDuplicate(j, d int32) {
 	}
 }
 
-// terminalAt notes a terminal state i at depth d, for a search without
-// edges.
+// terminalAt notes a terminal state i at depth d.
 func (g *graph) terminalAt(i, d int32) {
 	if g.termMin < 0 || d < g.termMin {
 		g.termMin = d

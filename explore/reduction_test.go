@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -27,7 +28,7 @@ func TestReductionPreservesResults(t *testing.T) {
 					continue // off-default channels: enough to show it, and bags grow fast
 				}
 				t.Run(fmt.Sprintf("%s/%s/n=%d", info.Name, ch, n), func(t *testing.T) {
-					space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: ch}
+					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: ch}
 					full := explore.Options{Exact: true}
 					por := explore.Options{Exact: true, POR: true}
 					a := explore.Check(context.Background(), m, space, full)
@@ -62,7 +63,7 @@ func TestSymmetryReduction(t *testing.T) {
 	for _, name := range []string{"dkr", "cr", "cr-flip", "peterson"} {
 		m, _ := protocols.Lookup(name)
 		for n := 1; n <= 4; n++ {
-			sym := explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}
+			sym := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}
 			all := sym
 			all.AllPlacements = true
 			a := explore.Check(context.Background(), m, all, explore.Options{Exact: true})

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
@@ -551,10 +552,10 @@ func TestReferenceAgrees(t *testing.T) {
 					reported := 0
 					verdicts := map[string]int{}
 					var states int64
-					space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels}
+					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels}
 					for cfg := range space.Configs() {
 						ref := newRefSys(m, cfg).explore()
-						one := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
+						one := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
 						got := explore.Check(t.Context(), m, one, explore.Options{
 							Exact: mode.exact, PurityEvery: 0, UniformityEvery: 0, ComparisonOnly: false, // BFS, no self-checks
 						})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -122,7 +123,7 @@ func TestSelfChecks(t *testing.T) {
 			if tt.opts != nil {
 				tt.opts(&opts)
 			}
-			res := explore.Check(context.Background(), tt.m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts)
+			res := explore.Check(context.Background(), tt.m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts)
 			v := res.Violation
 			if v == nil || v.Property != tt.want || !strings.Contains(v.Detail, tt.detail) ||
 				tt.want == invariants.StepPurity && !strings.Contains(v.Detail, "not deterministic") && !strings.Contains(v.Detail, "not functions of their input") {
@@ -134,7 +135,7 @@ func TestSelfChecks(t *testing.T) {
 	// catches it.
 	opts := explore.DefaultOptions()
 	opts.ComparisonOnly = false
-	if res := explore.Check(context.Background(), spec.Erase[protocols.LeLannState](noisyLeLann{}), explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts); res.Verdict().Outcome != invariants.Verified {
+	if res := explore.Check(context.Background(), spec.Erase[protocols.LeLannState](noisyLeLann{}), configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts); res.Verdict().Outcome != invariants.Verified {
 		t.Errorf("noisy LeLann without the comparison check: %s", res.Verdict())
 	}
 }

@@ -489,18 +489,11 @@ func (sy *System) View(s *State, dst []spec.Decision) invariants.State {
 	return invariants.State{Decisions: dst, InFlight: s.InFlight()}
 }
 
-// Permute applies a topology automorphism to s: process i's local state and
-// pending wake-up move to p.Node[i], and the channel from (i, port) moves
-// to the channel from (p.Node[i], p.Port[i][port]).
-func (sy *System) Permute(s *State, p spec.Perm) State {
-	var t State
-	sy.permuteInto(&t, s, p, sy.edgeMap(p))
-	return t
-}
-
-// permuteInto is Permute writing into t, reusing its slices, given p's
-// channel map (edgeMap); t shares local states and channel contents
-// with s.
+// permuteInto applies a topology automorphism p to s, writing into t
+// (reusing its slices), given p's channel map (edgeMap): process i's local
+// state and pending wake-up move to p.Node[i], and the channel from
+// (i, port) to the channel from (p.Node[i], p.Port[i][port]). t shares
+// local states and channel contents with s.
 func (sy *System) permuteInto(t *State, s *State, p spec.Perm, edges []int) {
 	t.Locals = slices.Grow(t.Locals[:0], len(s.Locals))[:len(s.Locals)]
 	t.Chans = slices.Grow(t.Chans[:0], len(s.Chans))[:len(s.Chans)]

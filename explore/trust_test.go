@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
@@ -41,7 +42,7 @@ func TestImpureStepsCaughtEveryTime(t *testing.T) {
 					for range runs {
 						opts := explore.DefaultOptions()
 						e.opts(&opts)
-						res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, opts)
+						res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, opts)
 						v := res.Violation
 						if v == nil || v.Property != invariants.StepPurity {
 							t.Fatalf("verdict %s, want step-purity", res.Verdict())
@@ -66,7 +67,7 @@ func TestImpureStepShowsBothResults(t *testing.T) {
 	opts := explore.DefaultOptions()
 	var details []string
 	for range 8 {
-		res := explore.Check(context.Background(), spec.Erase(fixtures.MapOrder{}), explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: []spec.ID{1, 2, 3}, Initiators: 1}, opts)
+		res := explore.Check(context.Background(), spec.Erase(fixtures.MapOrder{}), configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: []spec.ID{1, 2, 3}, Initiators: 1}, opts)
 		v := res.Violation
 		if v == nil || v.Property != invariants.StepPurity {
 			t.Fatalf("verdict %s, want step-purity", res.Verdict())
@@ -98,7 +99,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 	} {
 		for n := 2; n <= 5; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.m.Info().Name, n), func(t *testing.T) {
-				res := explore.Check(context.Background(), tt.m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, explore.DefaultOptions())
+				res := explore.Check(context.Background(), tt.m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, n)}, explore.DefaultOptions())
 				if tt.want == "" {
 					if res.Verdict().Outcome != invariants.Verified {
 						t.Fatalf("%s", res.Verdict())
@@ -121,7 +122,7 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 	opts := explore.DefaultOptions()
 	opts.ComparisonOnly = false
 	for _, m := range []spec.Machine{spec.Erase(fixtures.OddSkips{}), spec.Erase(fixtures.Overflow{})} {
-		if res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}, opts); res.Verdict().Outcome != invariants.Verified {
+		if res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}, opts); res.Verdict().Outcome != invariants.Verified {
 			t.Errorf("%s without comparison-only: %s", m.Info().Name, res.Verdict())
 		}
 	}
@@ -139,7 +140,7 @@ func TestIDsAtTheRangeEnds(t *testing.T) {
 		for _, algo := range []string{"dkr", "cr", "peterson", "lelann"} {
 			m, _ := protocols.Lookup(algo)
 			t.Run(fmt.Sprintf("%s/%v", algo, ids), func(t *testing.T) {
-				res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: ids}, explore.DefaultOptions())
+				res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), IDs: ids}, explore.DefaultOptions())
 				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatalf("%s: %s", res.Verdict(), res.Violation.Detail)
 				}
@@ -157,7 +158,7 @@ func TestClocksOnACycle(t *testing.T) {
 	}{{"cr-min-noabsorb", 1}, {"peterson-nocheck", 3}} {
 		m, _ := protocols.Lookup(tt.algo)
 		opts := explore.Options{Time: true, POR: true, MaxStates: 1 << 20}
-		res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, tt.n)}, opts)
+		res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, tt.n)}, opts)
 		v := res.Violation
 		if v == nil || v.Property != invariants.Termination || v.LoopAt < 0 {
 			t.Errorf("%s n=%d with clocks: %s, want termination with a lasso", tt.algo, tt.n, res.Verdict())
@@ -171,7 +172,7 @@ func TestUniformityNote(t *testing.T) {
 	m, _ := protocols.Lookup("dkr")
 	opts := explore.DefaultOptions()
 	opts.Memory = 1
-	res := explore.Check(context.Background(), m, explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts)
+	res := explore.Check(context.Background(), m, configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, opts)
 	for _, p := range res.Properties {
 		if p.Name != invariants.Uniformity {
 			continue
@@ -180,7 +181,7 @@ func TestUniformityNote(t *testing.T) {
 			t.Errorf("uniformity %s (%s)", p.Status, p.Note)
 		}
 	}
-	if got := explore.UniformityNote(0, 17); !strings.Contains(got, "ran on no state") {
+	if got := invariants.UniformityNote(0, 17); !strings.Contains(got, "ran on no state") {
 		t.Errorf("note for no state checked: %q", got)
 	}
 }
@@ -188,7 +189,7 @@ func TestUniformityNote(t *testing.T) {
 // A protocol whose Init panics is a step-panicked finding naming the
 // process, not a crash.
 func TestInitPanicIsAFinding(t *testing.T) {
-	res := explore.Check(context.Background(), spec.Erase(fixtures.BadInit{}), explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, explore.DefaultOptions())
+	res := explore.Check(context.Background(), spec.Erase(fixtures.BadInit{}), configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3)}, explore.DefaultOptions())
 	v := res.Violation
 	if v == nil || v.Property != invariants.StepPanicked || !strings.Contains(v.Detail, "Init of p") || !strings.Contains(v.Detail, "(id 2) panicked") {
 		t.Fatalf("verdict %s (%+v), want step-panicked in Init", res.Verdict(), v)

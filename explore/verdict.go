@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -67,7 +68,7 @@ type Result struct {
 	Collision  float64
 	Properties []PropertyResult
 	// UniformChecked is the number of states on which the engine's
-	// symmetry self-check ran (UniformityNote).
+	// symmetry self-check ran (invariants.UniformityNote).
 	UniformChecked int64
 	// Cached counts the configurations searched with state caching
 	// (Options.Memory): their states are visits, and may include repeats.
@@ -119,12 +120,6 @@ func Precedes(lenA, configA, lenB, configB int) bool {
 	return configA < configB
 }
 
-// UniformityNote is the report's note on uniformity
-// (invariants.UniformityNote), every being Options.UniformityEvery.
-func UniformityNote(checked int64, every int) string {
-	return invariants.UniformityNote(checked, every)
-}
-
 // overBound decides the declared message bound on a configuration whose
 // executions send at most maxMsg messages (invariants.CheckBound), unless
 // the caller measures it itself (Options.IgnoreBound).
@@ -137,14 +132,14 @@ func (x *searcher) overBound(maxMsg int) *invariants.Violation {
 
 // properties gives each property its status and note: the figures come
 // from the check, the notes from the table in package invariants.
-func properties(res *Result, info spec.Info, space Space, opts Options, uniformChecked int64) []PropertyResult {
+func properties(res *Result, info spec.Info, space configs.Space, opts Options, uniformChecked int64) []PropertyResult {
 	complete := res.Incomplete == "" && res.Violation == nil
 	fig := invariants.Figures{N: space.N(), Complete: complete, InitiatorsFixed: space.Initiators != 0,
 		UniformChecked: uniformChecked, UniformEvery: opts.UniformityEvery,
 		Bound: info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
 		Violated: res.Violated}
 	if opts.ComparisonOnly {
-		fig.Relabellings = RelabellingNote(opts.ComparisonSeed)
+		fig.Relabellings = configs.RelabellingNote(opts.ComparisonSeed)
 	}
 	if v := res.Violation; v != nil {
 		fig.Reported = &invariants.Violation{Property: v.Property, Detail: v.Detail}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -25,7 +26,7 @@ func TestCorrectProtocolsVerify(t *testing.T) {
 		}
 		for n := 1; n <= maxN; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
-				space := explore.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
+				space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 				res := explore.Check(context.Background(), m, space, explore.DefaultOptions())
 				if res.Verdict().Outcome != invariants.Verified {
 					t.Fatalf("%s", res.Verdict())
@@ -70,7 +71,7 @@ func TestLiteratureMessageCounts(t *testing.T) {
 		}
 		for n := 1; n <= maxN; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.algo, n), func(t *testing.T) {
-				space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels, Initiators: spec.All(n)}
+				space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels, Initiators: spec.All(n)}
 				opts := explore.Options{Exact: true}
 				res := explore.Check(context.Background(), m, space, opts)
 				if res.Verdict().Outcome != invariants.Verified {
@@ -87,7 +88,7 @@ func TestLiteratureMessageCounts(t *testing.T) {
 // A search cut short never claims VERIFIED, and says how far it got.
 func TestIncompleteIsNeverVerified(t *testing.T) {
 	m, _ := protocols.Lookup("dkr")
-	space := explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}
+	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 4)}
 	for _, limit := range []int64{1, 10, 1000} {
 		res := explore.Check(context.Background(), m, space, explore.Options{MaxStates: limit})
 		if res.Incomplete == "" || res.Verdict().Outcome == invariants.Verified {
@@ -112,7 +113,7 @@ func TestIncompleteIsNeverVerified(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	for _, name := range []string{"dkr", "cr-flip", "peterson-norelay"} {
 		m, _ := protocols.Lookup(name)
-		space := explore.Space{Topologies: spec.MustTopologies(spec.UniRing, 4), Channels: m.Info().Channels}
+		space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 4), Channels: m.Info().Channels}
 		a := explore.Check(context.Background(), m, space, explore.DefaultOptions())
 		b := explore.Check(context.Background(), m, space, explore.DefaultOptions())
 		exact := explore.DefaultOptions()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -47,7 +48,7 @@ func reachableSteps(t *testing.T, m spec.Machine) []step {
 		}
 	}
 	for n := 1; n <= 3; n++ {
-		space := explore.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels}
+		space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels}
 		explore.Check(context.Background(), recorder{m, visit}, space, explore.Options{Exact: true, Workers: 1}) // visit is not safe for concurrent use
 	}
 	return steps

@@ -12,8 +12,8 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/bounds"
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
-	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/urfave/cli/v2"
 )
@@ -81,11 +81,11 @@ func boundsAction(c *cli.Context) error {
 		return usagef("-plot=%s: the plot is an SVG file; name it FILE.svg", plot)
 	}
 	opts := bounds.DefaultCheck()
-	var template explore.Space
+	var template configs.Space
 	if err := parseSearchOptions(c, &opts, &template); err != nil {
 		return err
 	}
-	var spaces []explore.Space
+	var spaces []configs.Space
 	for n := lo; n <= hi; n++ {
 		sp, err := parseSpace(c, m.Info(), n)
 		if err != nil {

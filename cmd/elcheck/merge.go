@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -104,7 +105,7 @@ func readReport(path string) (*jsonReport, error) {
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
-	sp, err := explore.NewSpace(kind, r.N)
+	sp, err := configs.NewSpace(kind, r.N)
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}

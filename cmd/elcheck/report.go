@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -156,7 +157,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 	return rep
 }
 
-func spaceText(sp explore.Space) string {
+func spaceText(sp configs.Space) string {
 	p := "every id placement up to rotation"
 	if sp.AllPlacements {
 		p = "every id placement"

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -68,7 +69,7 @@ var verifyCommand = &cli.Command{
 // job is a parsed verify command line.
 type job struct {
 	machine  spec.Machine
-	space    explore.Space
+	space    configs.Space
 	opts     explore.Options
 	format   string
 	traceOut string
@@ -217,8 +218,8 @@ var lookupMachine = protocols.Lookup
 // (an unknown topology is a usage error) and reads -channels, -ids and
 // -initiators into it: the configurations to explore. verify and bounds
 // share it.
-func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
-	space, err := explore.NewSpace(info.Topology, n)
+func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
+	space, err := configs.NewSpace(info.Topology, n)
 	if err != nil {
 		return space, usagef("%s cannot run on %d processes: %v", info.Name, n, err)
 	}
@@ -268,7 +269,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (explore.Space, error) {
 
 // parseSearchOptions reads -exact, -max-states, -reduce and -workers into
 // opts and space. verify and bounds share it.
-func parseSearchOptions(c *cli.Context, opts *explore.Options, space *explore.Space) error {
+func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Space) error {
 	opts.Exact = c.Bool(exactFlag.Name)
 	opts.MaxStates = c.Int64(maxStatesFlag.Name)
 	switch r := c.String(reduceFlag.Name); r {

@@ -1,4 +1,8 @@
-package explore
+// Package configs enumerates the configurations a check covers: topology
+// instances, id placements up to each instance's automorphisms, initiator
+// sets and shards of the whole; and the order-preserving relabellings of
+// a configuration's ids that the comparison-only check explores.
+package configs
 
 import (
 	"iter"

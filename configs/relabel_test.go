@@ -1,4 +1,4 @@
-package explore
+package configs
 
 import (
 	"fmt"
@@ -21,11 +21,11 @@ func TestRelabellings(t *testing.T) {
 		{46341, 2, 3},
 		{16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1},
 	}
-	for _, rl := range relabellings {
+	for _, rl := range Relabellings {
 		for _, ids := range cases {
-			t.Run(fmt.Sprintf("%s/%v", rl.name, ids), func(t *testing.T) {
-				got := rl.relabel(ids, 1)
-				if !slices.Equal(got, rl.relabel(ids, 1)) {
+			t.Run(fmt.Sprintf("%s/%v", rl.Name, ids), func(t *testing.T) {
+				got := rl.Relabel(ids, 1)
+				if !slices.Equal(got, rl.Relabel(ids, 1)) {
 					t.Fatalf("not deterministic")
 				}
 				for i := range ids {
@@ -38,7 +38,7 @@ func TestRelabellings(t *testing.T) {
 						}
 					}
 				}
-				if rl.name != "top" {
+				if rl.Name != "top" {
 					return
 				}
 				max := slices.Max(ids)
@@ -59,7 +59,7 @@ func TestRelabellings(t *testing.T) {
 	// The random relabelling depends on the seed, and differs from the
 	// identity and from an affine map on a typical placement.
 	ids := []spec.ID{1, 2, 3, 4, 5}
-	a, b := relabellings[1].relabel(ids, 1), relabellings[1].relabel(ids, 2)
+	a, b := Relabellings[1].Relabel(ids, 1), Relabellings[1].Relabel(ids, 2)
 	if slices.Equal(a, b) {
 		t.Errorf("seeds 1 and 2 give the same relabelling %v", a)
 	}

@@ -1,4 +1,4 @@
-package explore
+package configs
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/spec"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestSpaceCount(t *testing.T) {
@@ -38,37 +37,6 @@ func TestSpaceCount(t *testing.T) {
 		}
 		if got != tt.want || tt.space.Count() != tt.want {
 			t.Errorf("%+v: enumerated %d, Count %d, want %d", tt.space, got, tt.space.Count(), tt.want)
-		}
-	}
-}
-
-func TestStateEncodingRoundTrip(t *testing.T) {
-	s := State{
-		Locals: [][]byte{{1, 2, 3}, {}, {7}},
-		Chans:  [][]spec.Message{{{Kind: 1, ID: 3}, {Kind: 0, ID: 2, Arg: [2]int32{-1, 5}}}, nil, {{Kind: 2}}},
-		Wake:   spec.Set(5),
-	}
-	got := DecodeState(s.Encode(nil), 3, 3)
-	if diff := cmp.Diff(s, got, cmp.Comparer(func(a, b []byte) bool { return string(a) == string(b) })); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
-}
-
-// The fingerprint must not change between runs or builds: counts and
-// traces are reproducible only if it does not.
-func TestFingerprintIsStable(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-	}{
-		{"", 0x9ac2c3a040ba9638},
-		{"elcheck", 0x1a630deb22accf5a},
-		{"a longer input of more than eight bytes", 0x4e69fcf6c899a663},
-		{"an input of more than forty-eight bytes, which takes the three-lane loop", 0x9ae147074788f04},
-	}
-	for _, tt := range tests {
-		if got := fingerprint([]byte(tt.in)); got != tt.want {
-			t.Errorf("fingerprint(%q) = %#x, want %#x", tt.in, got, tt.want)
 		}
 	}
 }
