@@ -99,6 +99,10 @@ type czStep struct {
 	same          bool
 }
 
+// czCand is a successor's step (an index into collapser.steps) and the
+// message it delivers.
+type czCand struct{ step, msg uint32 }
+
 // czChange is a channel a step changes: its content before and after.
 type czChange struct {
 	edge    int
@@ -424,7 +428,7 @@ type collapsedStore struct {
 	sink      uint64 // what the visited set's peek read
 	vw        vecView
 	procs     []int32  // ample's
-	candSteps []uint32 // the step of each candidate of the expansion
+	candSteps []czCand // the step of each candidate of the expansion, and its message
 	sum       uint64   // the fingerprint sum of the state being expanded
 	wakeTerm  uint64   // and its wake-up term
 	rec       []byte
@@ -506,6 +510,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	// collector runs, which it often does here.
 	first := len(out.cands)
 	cands, steps := out.cands, cs.candSteps[:0]
+	every, off := x.opts.PurityEvery, int32(len(out.buf))
 	var failed *StepError
 	var failAt int
 	for ai := range acts {
@@ -520,20 +525,20 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 		if st.uses < math.MaxUint32 {
 			st.uses++
 		}
-		if runs := purityDue(st.uses, x.opts.PurityEvery); runs > 0 {
+		if runs := purityDue(st.uses, every); runs > 0 {
 			if failed = cs.checkPurity(v, p, e, msg, st, runs); failed != nil {
 				failAt = ai
 				break
 			}
 		}
 		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
-		steps = append(steps, idx)
+		steps = append(steps, czCand{idx, msg})
 		after := inFlight + int(st.sendEnd-st.send)
 		if e >= 0 {
 			after--
 		}
 		// Like its parent (checkNew): the same decisions, not terminal.
-		cands = append(cands, candidate{off: int32(len(out.buf)), end: int32(len(out.buf)), fp: fp, k: ac.k,
+		cands = append(cands, candidate{off: off, end: off, fp: fp, k: ac.k,
 			same: st.same && (nw != 0 || after > 0)})
 	}
 	out.cands, cs.candSteps = cands, steps
@@ -544,7 +549,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	}
 	if len(acts) > 1 {
 		for _, cd := range cands[first:] {
-			cs.sink += x.seen.peek(cd.fp)
+			cs.sink += x.fps.set.peek(cd.fp) // the collapsed store's visited set
 		}
 	}
 	out.ncand = append(out.ncand, int32(len(acts)))
@@ -570,8 +575,8 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	n := cs.c.n
 	cd := &out.cands[c]
 	ac := &cs.acts[cd.k]
-	p, e, msg := int(ac.p), int(ac.e), cs.msgOf(cs.v, *ac)
-	st := &cs.c.steps[cs.candSteps[c]]
+	p, e, msg := int(ac.p), int(ac.e), cs.candSteps[c].msg
+	st := &cs.c.steps[cs.candSteps[c].step]
 	_, nw := cs.next(cs.v, cs.sum, cs.wakeTerm, p, e, msg, st)
 	w := append(cs.w[:0], cs.v...)
 	w[0], w[1+p] = nw, st.next
