@@ -73,7 +73,7 @@ func (b *byteStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spe
 func (b *byteStore) encoding(rec []byte) []byte { return rec }
 
 func (b *byteStore) keep(w *window, out *expansion, c int) []byte {
-	w.add(out.buf[out.cands[c].off:out.cands[c].end])
+	w.add(out.cands[c].span(out.buf))
 	return w.last()
 }
 

@@ -99,10 +99,6 @@ type czStep struct {
 	same          bool
 }
 
-// czCand is a successor's step (an index into collapser.steps) and the
-// message it delivers.
-type czCand struct{ step, msg uint32 }
-
 // czChange is a channel a step changes: its content before and after.
 type czChange struct {
 	edge    int
@@ -415,23 +411,22 @@ type collapsedStore struct {
 	init [][]byte // the initial state's local states
 	// Per configuration: the process each channel goes to, and its port
 	// there.
-	edgeTo    []int
-	inPort    []spec.Port
-	chgBuf    []czChange // next's channel changes: chgBuf[:nchg]
-	nchg      int
-	outEdge   [][]int // the system's, at hand
-	sends     []spec.Send
-	acts      []slot
-	cand      []slot
-	uacts     []slot // successorPrints'
-	r, p      []uint32
-	sink      uint64 // what the visited set's peek read
-	vw        vecView
-	procs     []int32  // ample's
-	candSteps []czCand // the step of each candidate of the expansion, and its message
-	sum       uint64   // the fingerprint sum of the state being expanded
-	wakeTerm  uint64   // and its wake-up term
-	rec       []byte
+	edgeTo   []int
+	inPort   []spec.Port
+	chgBuf   []czChange // next's channel changes: chgBuf[:nchg]
+	nchg     int
+	outEdge  [][]int // the system's, at hand
+	sends    []spec.Send
+	acts     []slot
+	cand     []slot
+	uacts    []slot // successorPrints'
+	r, p     []uint32
+	sink     uint64 // what the visited set's peek read
+	vw       vecView
+	procs    []int32 // ample's
+	sum      uint64  // the fingerprint sum of the state being expanded
+	wakeTerm uint64  // and its wake-up term
+	rec      []byte
 }
 
 // begin interns the initial state: local states by environment,
@@ -509,8 +504,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	// in the heap would pay the write barrier on every append while the
 	// collector runs, which it often does here.
 	first := len(out.cands)
-	cands, steps := out.cands, cs.candSteps[:0]
-	every, off := x.opts.PurityEvery, int32(len(out.buf))
+	cands, every := out.cands, x.opts.PurityEvery
 	var failed *StepError
 	var failAt int
 	for ai := range acts {
@@ -532,16 +526,15 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 			}
 		}
 		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
-		steps = append(steps, czCand{idx, msg})
 		after := inFlight + int(st.sendEnd-st.send)
 		if e >= 0 {
 			after--
 		}
 		// Like its parent (checkNew): the same decisions, not terminal.
-		cands = append(cands, candidate{off: off, end: off, fp: fp, k: ac.k,
+		cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k,
 			same: st.same && (nw != 0 || after > 0)})
 	}
-	out.cands, cs.candSteps = cands, steps
+	out.cands = cands
 	if failed != nil {
 		ac := acts[failAt]
 		out.fail(failAt, failed, cs.action(int(ac.p), int(ac.e), cs.msgOf(v, ac)))
@@ -575,8 +568,8 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	n := cs.c.n
 	cd := &out.cands[c]
 	ac := &cs.acts[cd.k]
-	p, e, msg := int(ac.p), int(ac.e), cs.candSteps[c].msg
-	st := &cs.c.steps[cs.candSteps[c].step]
+	p, e, msg := int(ac.p), int(ac.e), uint32(cd.aux)
+	st := &cs.c.steps[cd.aux>>32]
 	_, nw := cs.next(cs.v, cs.sum, cs.wakeTerm, p, e, msg, st)
 	w := append(cs.w[:0], cs.v...)
 	w[0], w[1+p] = nw, st.next

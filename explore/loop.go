@@ -57,11 +57,16 @@ type expansion struct {
 
 // candidate is one successor.
 type candidate struct {
-	off, end int32  // its record in buf (empty if the store writes it on demand)
-	fp       uint64 // its fingerprint (0 with Options.Exact)
-	k        int32  // the action's number in the state's enabled list
-	same     bool   // it has its parent's decisions and is not terminal
+	fp uint64 // its fingerprint (0 with Options.Exact)
+	// aux is the store's own: where its record is in buf (byteStore), or
+	// its step and message (collapsedStore), for keep.
+	aux  uint64
+	k    int32 // the action's number in the state's enabled list
+	same bool  // it has its parent's decisions and is not terminal
 }
+
+// span is the part of buf a candidate's aux names (byteStore).
+func (cd *candidate) span(buf []byte) []byte { return buf[cd.aux>>32 : uint32(cd.aux)] }
 
 // reset empties the expansion, keeping its storage.
 func (out *expansion) reset() {
@@ -71,7 +76,7 @@ func (out *expansion) reset() {
 
 // add appends the candidate whose record was appended to buf from off.
 func (out *expansion) add(off int, fp uint64, k int, same bool) {
-	out.cands = append(out.cands, candidate{off: int32(off), end: int32(len(out.buf)), fp: fp, k: int32(k), same: same})
+	out.cands = append(out.cands, candidate{fp: fp, aux: uint64(off)<<32 | uint64(len(out.buf)), k: int32(k), same: same})
 }
 
 // fail ends the expansion of the current state, of which n successors
@@ -204,7 +209,7 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		if fps { // the usual set, called directly: this is the hot path
 			j, seen = x.fps.set.put(cd.fp, x.states())
 		} else {
-			j, seen = x.seen.put(out.buf[cd.off:cd.end], cd.fp, x.states())
+			j, seen = x.seen.put(cd.span(out.buf), cd.fp, x.states()) // only the byte store keeps whole records
 		}
 		if !noEdges {
 			x.addEdge(j)
