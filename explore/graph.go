@@ -21,11 +21,7 @@ func (x *searcher) analyse(r *configResult) {
 	n := x.states()
 	indeg := make([]int32, n)
 	for v := range n {
-		for it := x.succ(v); ; {
-			w, ok := it.next()
-			if !ok {
-				break
-			}
+		for _, w := range x.successors(v) {
 			indeg[w]++
 		}
 	}
@@ -50,11 +46,7 @@ func (x *searcher) analyse(r *configResult) {
 	}
 	for k := 0; k < len(order); k++ {
 		v := order[k]
-		for it := x.succ(v); ; {
-			w, ok := it.next()
-			if !ok {
-				break
-			}
+		for _, w := range x.successors(v) {
 			hi[w] = max(hi[w], hi[v]+1)
 			if lo != nil && lo[v] >= 0 && (lo[w] < 0 || lo[v]+1 < lo[w]) {
 				lo[w] = lo[v] + 1
@@ -148,12 +140,8 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 		if lo[v] < 0 {
 			continue
 		}
-		for it := x.succ(v); ; {
-			to, ok := it.next()
-			if !ok {
-				break
-			}
-			w := weight(it.k)
+		for k, to := range x.successors(v) {
+			w := weight(k)
 			if l := lo[v] + w; lo[to] < 0 || l < lo[to] {
 				lo[to] = l
 			}
@@ -205,11 +193,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		if !in[v] {
 			continue
 		}
-		for it := x.succ(int32(v)); ; {
-			w, ok := it.next()
-			if !ok {
-				break
-			}
+		for _, w := range x.successors(int32(v)) {
 			if in[w] {
 				outdeg[v]++
 				preds[w] = append(preds[w], int32(v))
@@ -245,11 +229,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		for len(q) > 0 {
 			u := q[0]
 			q = q[1:]
-			for it := x.succ(u); ; {
-				w, ok := it.next()
-				if !ok {
-					break
-				}
+			for _, w := range x.successors(u) {
 				if !in[w] {
 					continue
 				}

@@ -46,12 +46,8 @@ func (x *searcher) runParallel(r *configResult) bool {
 		x.kept.expanding(lo)
 		x.kept.seal() // the next level goes to chunks the workers do not read
 		x.kview = x.kept.view(x.kview)
-		if err := x.ctx.Err(); err != nil {
-			r.stopped = err
+		if x.stop(r, r.maxDepth) {
 			return true
-		}
-		if x.progress != nil {
-			x.progress(r.states, r.maxDepth)
 		}
 		d := x.depthOf(lo)
 		chunks := int((hi - lo + size - 1) / size)
@@ -101,14 +97,10 @@ func (x *searcher) runParallel(r *configResult) bool {
 		self := x.exps[x.par-1]
 		ended := false
 		for c := 0; c < chunks && !ended; c++ {
-			if c&63 == 63 { // a level can be long: answer Ctrl-C and report progress within it
-				if err := x.ctx.Err(); err != nil {
-					r.stopped, ended = err, true
-					break
-				}
-				if x.progress != nil {
-					x.progress(r.states, r.maxDepth)
-				}
+			// A level can be long: answer Ctrl-C and report progress within it.
+			if c&63 == 63 && x.stop(r, r.maxDepth) {
+				ended = true
+				break
 			}
 			out := x.ring[c%window]
 			for waiting := true; waiting; {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"encoding/binary"
+	"iter"
 	"slices"
 )
 
@@ -204,6 +205,19 @@ type edgeIter struct {
 	p, end int32
 	prev   int32
 	k      int32 // the edge's number, for its costs
+}
+
+// successors iterates over the successors of state v, which must have
+// been expanded, with each edge's number (for its costs).
+func (g *graph) successors(v int32) iter.Seq2[int32, int32] {
+	return func(yield func(int32, int32) bool) {
+		for it := g.succ(v); ; {
+			w, ok := it.next()
+			if !ok || !yield(it.k, w) {
+				return
+			}
+		}
+	}
 }
 
 // succ returns an iterator over the successors of state v, which must

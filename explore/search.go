@@ -364,18 +364,25 @@ var errStateLimit = fmt.Errorf("state limit reached")
 // reports progress, and it stops the search (recording why in r) when the
 // context is done or the memory budget is spent.
 func (x *searcher) interrupted(i int32, r *configResult) bool {
-	if i&1023 == 0 {
-		if err := x.ctx.Err(); err != nil {
-			r.stopped = err
-			return true
-		}
-		if x.progress != nil {
-			x.progress(r.states, max(r.maxDepth, int(x.depthOf(i))))
-		}
+	if i&1023 == 0 && x.stop(r, max(r.maxDepth, int(x.depthOf(i)))) {
+		return true
 	}
 	if x.memLimit > 0 && i&63 == 0 && x.memBytes() > x.memLimit {
 		r.stopped = errMemory
 		return true
+	}
+	return false
+}
+
+// stop reports progress, at depth depth, and stops the search (recording
+// why in r) if the context is done.
+func (x *searcher) stop(r *configResult, depth int) bool {
+	if err := x.ctx.Err(); err != nil {
+		r.stopped = err
+		return true
+	}
+	if x.progress != nil {
+		x.progress(r.states, depth)
 	}
 	return false
 }
