@@ -526,13 +526,11 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 			}
 		}
 		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
-		after := inFlight + int(st.sendEnd-st.send)
-		if e >= 0 {
-			after--
-		}
+		wakes, pops := effect(ac.kind, p, e)
+		_, after := afterEffect(0, inFlight, wakes, pops, int(st.sendEnd-st.send))
 		// Like its parent (checkNew): the same decisions, not terminal.
 		cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k,
-			same: st.same && (nw != 0 || after > 0)})
+			same: st.same && !terminal(spec.Set(nw), after)})
 	}
 	out.cands = cands
 	if failed != nil {
@@ -818,12 +816,18 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 	fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
 	nw := v[0]
 	chg := cs.chgBuf[:0]
+	kind := spec.Deliver // a collapsed action with no channel is a wake-up
 	if e < 0 {
-		nw &^= 1 << uint(p)
+		kind = spec.Wake
+	}
+	wakes, pops := effect(kind, p, e)
+	if wakes >= 0 {
+		nw &^= 1 << uint(wakes)
 		fp += c.wakeTerm(nw) - wakeTerm
-	} else {
-		cont := v[1+n+e]
-		chg = append(chg, czChange{e, cont, c.removed(cont, msg)})
+	}
+	if pops >= 0 {
+		cont := v[1+n+pops]
+		chg = append(chg, czChange{pops, cont, c.removed(cont, msg)})
 	}
 	outs := cs.outEdge[p]
 	for _, s := range c.sends[st.send:st.sendEnd] {

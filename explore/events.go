@@ -18,10 +18,13 @@ import (
 // System.Enabled, both stores, replay (which numbers actions in
 // enabled's order) and the trace format (spec.EventKind's names) take
 // them from here. To add a kind: name it in spec.EventKind, give it a case
-// in enabled and in the stores' apply (applyInto, spliceStep,
-// collapsedStore.next: what it changes), and in System.ready; the
-// reference explorer in the tests, an independent re-implementation on
-// purpose, fails on a kind it does not know.
+// in enabled (when), effect (what it changes: the stores apply it with
+// their own primitives, clearing a wake-up bit, popping a channel),
+// terminal (what is still enabled) and System.ready (the reduction); a
+// new kind of process-level state (up/down, a timer) is a new field of
+// State and a new number of the collapsed vector. The reference explorer
+// in the tests, an independent re-implementation on purpose, must learn it
+// too.
 
 // bagView is what the enabling rule reads of a bag channel's contents,
 // whatever the representation a store keeps them in.
@@ -76,6 +79,36 @@ func (sy *System) enabled(wake spec.Set, full []uint32, v bagView, dst []slot) [
 
 func (s *State) length(e int) int      { return len(s.Chans[e]) }
 func (s *State) repeats(e, j int) bool { return s.Chans[e][j] == s.Chans[e][j-1] }
+
+// effect is what an action changes beside its process's local state and
+// the channels its sends go on (route): the pending wake-up it clears
+// (wakes, its process's, or -1) and the channel it takes a message from
+// (pops, or -1). It is the one definition the stores apply: applyInto on
+// states, spliceStep on encodings, collapsedStore.next on vectors.
+func effect(kind spec.EventKind, p, e int) (wakes, pops int) {
+	if kind == spec.Wake {
+		return p, -1
+	}
+	return -1, e
+}
+
+// afterEffect is the pending wake-ups and the number of messages in
+// flight after an action of effect (wakes, pops) that sends sent messages,
+// from a state with wake and inFlight.
+func afterEffect(wake spec.Set, inFlight, wakes, pops, sent int) (spec.Set, int) {
+	if wakes >= 0 {
+		wake &^= 1 << uint(wakes)
+	}
+	if pops >= 0 {
+		inFlight--
+	}
+	return wake, inFlight + sent
+}
+
+// terminal reports whether nothing is enabled in a state with these
+// pending wake-ups and messages in flight: a pending wake-up is enabled,
+// and with none pending so is the delivery of any message in flight.
+func terminal(wake spec.Set, inFlight int) bool { return wake == 0 && inFlight == 0 }
 
 // route appends to outs the channel each of a step's sends goes on:
 // process a.Proc's port port(k) for its k-th send, of count; a port the

@@ -209,10 +209,8 @@ func (x *searcher) checkView(i int32, s *State, view invariants.State, r *config
 	if v := x.checker.Always(view); v != nil {
 		return x.found(v.Property, v.Detail, i)
 	}
-	// Terminal: nothing is enabled. A pending wake-up is enabled, and with
-	// none pending so is the delivery of any message in flight.
-	terminal := s.Wake == 0 && inFlight == 0
-	if terminal {
+	end := terminal(s.Wake, inFlight)
+	if end {
 		r.terminals++
 		r.finals += mix(fingerprint(x.encoding(i)))
 		if s.Clocks != nil {
@@ -231,7 +229,7 @@ func (x *searcher) checkView(i int32, s *State, view invariants.State, r *config
 			}
 		}
 	}
-	if terminal {
+	if end {
 		return nil
 	}
 	return x.checkUniform(i, r)
@@ -258,13 +256,8 @@ func (sy *System) sameAsParent(s *State, inFlight int, a Action, keeps bool, sen
 	if !keeps {
 		return false
 	}
-	wake := s.Wake
-	if a.Kind == spec.Wake {
-		wake &^= 1 << uint(a.Proc)
-	} else {
-		inFlight--
-	}
-	return wake != 0 || inFlight+sent > 0
+	wakes, pops := effect(a.Kind, a.Proc, a.Edge)
+	return !terminal(afterEffect(s.Wake, inFlight, wakes, pops, sent))
 }
 
 // checkUniform checks uniformity on state i, a non-terminal state, if it

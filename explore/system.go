@@ -294,17 +294,19 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 			t.Chans[e] = sc.bufs[e]
 		}
 	}
-	if a.Kind == spec.Wake {
-		t.Wake &^= 1 << uint(a.Proc)
-	} else {
-		own(a.Edge)
-		c := t.Chans[a.Edge]
+	wakes, pops := effect(a.Kind, a.Proc, a.Edge)
+	if wakes >= 0 {
+		t.Wake &^= 1 << uint(wakes)
+	}
+	if pops >= 0 {
+		own(pops)
+		c := t.Chans[pops]
 		j := 0
 		if sy.Config.Channels == spec.Bag {
 			j = slices.Index(c, a.Msg)
 		}
 		c = slices.Delete(c, j, j+1)
-		t.Chans[a.Edge], sc.bufs[a.Edge] = c, c
+		t.Chans[pops], sc.bufs[pops] = c, c
 	}
 	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
 		return State{}, nil, err
@@ -350,12 +352,10 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	}
 	n := len(s.Locals)
 	cur := int32(0) // p is copied up to here
-	in := -1
-	if a.Kind == spec.Wake {
+	wakes, in := effect(a.Kind, a.Proc, a.Edge)
+	if wakes >= 0 {
 		dst, cur = copyUpTo(dst, p, lay, cur, 0)
-		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(a.Proc))))
-	} else {
-		in = a.Edge
+		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(wakes))))
 	}
 	dst, cur = copyUpTo(dst, p, lay, cur, 1+a.Proc)
 	dst = binary.AppendUvarint(dst, uint64(len(next)))
