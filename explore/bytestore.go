@@ -57,13 +57,8 @@ func (b *byteStore) expand(_, d int32, rec []byte, out *expansion) { b.self.expa
 func (b *byteStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
 	sy := b.x.sy
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
-	inFlight := 0
-	if sy.Clocks { // a final state's clocks are its time
-		b.msgs = decodeInto(s, b.msgs, rec, n, k, nil)
-		inFlight = s.InFlight()
-	} else {
-		inFlight = decodeLocals(s, rec, n, k)
-	}
+	b.msgs = decodeInto(s, b.msgs, rec, n, k, nil) // clocks too: a final state's are its time
+	inFlight := s.InFlight()
 	for _, l := range s.Locals {
 		decs = append(decs, sy.Machine.Decision(l))
 	}

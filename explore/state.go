@@ -162,30 +162,6 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 	return msgs
 }
 
-// decodeLocals decodes the wake-ups and local states of b into s (local
-// states alias b; channels and clocks are left out) and returns the number
-// of messages in flight, skipping over them.
-func decodeLocals(s *State, b []byte, n, k int) int {
-	d := reader{b: b}
-	s.Wake = spec.Set(d.uint())
-	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
-	for i := range n {
-		s.Locals[i] = d.raw()
-	}
-	s.Chans, s.Clocks = s.Chans[:0], nil
-	inFlight := 0
-	for range k {
-		c := int(d.uint())
-		inFlight += c
-		for range c {
-			d.skipMessage()
-		}
-	}
-	if d.bad || d.p > len(b) {
-		panic("explore: corrupt state encoding")
-	}
-	return inFlight
-}
 
 // inFlight is the number of messages in flight in the state laid out.
 func (lay *layout) inFlight() int {
