@@ -162,7 +162,6 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 	return msgs
 }
 
-
 // inFlight is the number of messages in flight in the state laid out.
 func (lay *layout) inFlight() int {
 	n := 0
