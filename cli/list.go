@@ -54,7 +54,12 @@ func listAction(c *cli.Context) error {
 			if in.Bound.Max != nil {
 				bound = in.Bound.Formula
 			}
-			fmt.Fprintf(out, "  %s: %s\n      %s; bound %s\n", in.Name, in.Title, in.Source, bound)
+			source := in.Source
+			if source == "" {
+				// A caller's protocol (cli.Run) need not name one.
+				source = "no source given"
+			}
+			fmt.Fprintf(out, "  %s: %s\n      %s; bound %s\n", in.Name, in.Title, source, bound)
 		}
 	}
 	fmt.Fprintln(out, "\nBuggy variants (the mistake each makes):")
