@@ -70,3 +70,22 @@ func TestVerifyOptions(t *testing.T) {
 		})
 	}
 }
+
+// userMachine is a built-in dressed as a user's protocol that breaks the
+// repository's house rules (no Source, KnowsN): Verify asks only for what
+// spec.Info.Validate checks.
+type userMachine struct{ spec.Machine }
+
+func (m userMachine) Info() spec.Info {
+	info := m.Machine.Info()
+	info.Name, info.Source, info.KnowsN = "mine", "", true
+	return info
+}
+
+func TestVerifyUserMachine(t *testing.T) {
+	cr, _ := protocols.Lookup("cr")
+	rep, err := Verify(context.Background(), userMachine{cr}, 3)
+	if err != nil || rep.Verdict.Outcome != invariants.Verified || rep.Algo != "mine" {
+		t.Fatalf("Verify: %+v, %v; want mine verified", rep, err)
+	}
+}
