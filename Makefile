@@ -17,9 +17,11 @@ verify:
 	$(GO) run ./cmd/elcheck verify -algo=$(ALGO) -n=$(N)
 
 ## test: vet, the static checks and the purity check, then every test;
-## the explorer again under the race detector.
+## the worked example module (its own go.mod, outside ./...); the explorer
+## again under the race detector.
 test: vet static purity
 	$(GO) test ./...
+	cd examples/crvariant && $(GO) vet ./... && $(GO) mod tidy -diff && $(GO) test ./...
 	$(GO) test -race -short ./explore/
 
 vet:

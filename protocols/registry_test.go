@@ -130,6 +130,12 @@ func TestRegisterRejects(t *testing.T) {
 	}
 }
 
+// TestInfo holds the built-in protocols to the house rules: a Source with
+// docs/references.md anchors, a title and a bound, Breaks one of the
+// properties, no Leftovers or KnowsN. They are this repository's rules, not
+// the contract: a user's protocol, given to cli.Run or elcheck.Verify, is
+// asked only for what spec.Info.Validate checks (cli's TestUserMachines
+// runs one without a Source).
 func TestInfo(t *testing.T) {
 	refs := readReferences(t)
 	for _, m := range All() {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,7 +19,6 @@ import (
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
@@ -149,11 +148,11 @@ func parseMachine(c *cli.Context) (spec.Machine, error) {
 	}
 	name := c.String(algoFlag.Name)
 	if name == "" {
-		return nil, usagef("missing -algo: one of %s", strings.Join(protocols.Names(), ", "))
+		return nil, usagef("missing -algo: one of %s", strings.Join(machineNames(), ", "))
 	}
 	m, ok := lookupMachine(name)
 	if !ok {
-		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(protocols.Names(), ", "))
+		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(machineNames(), ", "))
 	}
 	return m, nil
 }
@@ -180,7 +179,6 @@ var emptyHints = map[string]string{
 	"ids":        "give one id per position, e.g. -ids=3,1,2, or leave -ids out for every placement",
 	"initiators": "give positions, e.g. -initiators=0,2, or all, or leave -initiators out for every non-empty set",
 	"n":          "give a ring size like 5 or a range like 3..7",
-	"algo":       "give a protocol, one of " + strings.Join(protocols.Names(), ", "),
 	"trace-out":  "name a file, or leave the flag out",
 	"worst-out":  "name a file, or leave the flag out",
 	"plot":       "name an SVG file, or leave the flag out",
@@ -198,6 +196,11 @@ func checkEmpty(c *cli.Context) error {
 			continue
 		}
 		hint, ok := emptyHints[sf.Name]
+		if sf.Name == algoFlag.Name {
+			// Not in emptyHints: the names are known only once Run has
+			// added the caller's protocols.
+			hint, ok = "give a protocol, one of "+strings.Join(machineNames(), ", "), true
+		}
 		if !ok {
 			hint = "give a value, or leave the flag out"
 		}
@@ -210,9 +213,9 @@ func checkEmpty(c *cli.Context) error {
 // tests replace to make it fail.
 var rebuild = counterexamples.Rebuild
 
-// lookupMachine finds a protocol by name: protocols.Lookup, which tests
+// lookupMachine finds a protocol by name: lookupKnown, which tests
 // replace to add machines of their own.
-var lookupMachine = protocols.Lookup
+var lookupMachine = lookupKnown
 
 // parseSpace builds the space of n processes on the protocol's topology
 // (an unknown topology is a usage error) and reads -channels, -ids and

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -12,7 +12,6 @@ import (
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
@@ -253,7 +252,7 @@ func better(a, b *jsonCounterexample, search string) bool {
 // render it as verify does (and to check that it fits the protocol).
 func (m *report) setViolation(s *shardReport) error {
 	m.Counterexample, m.Violation = s.Counterexample, s.Violation
-	mach, ok := protocols.Lookup(s.Algo)
+	mach, ok := lookupMachine(s.Algo)
 	if !ok {
 		return usagef("%s is a report on %q, which this elcheck does not know (see elcheck list)", s.path, s.Algo)
 	}
@@ -331,7 +330,7 @@ func mergedNote(shards []shardReport, i int, status string, m *report) string {
 	case invariants.Uniformity, invariants.MessageBound:
 		p, _ := invariants.Lookup(name)
 		f := invariants.Figures{N: m.N, UniformChecked: m.UniformChecked, UniformEvery: m.UniformEvery, MaxMessages: m.Messages.Max}
-		if mach, ok := protocols.Lookup(m.Algo); ok {
+		if mach, ok := lookupMachine(m.Algo); ok {
 			f.Bound = mach.Info().Bound
 		} else if name == invariants.MessageBound {
 			// A protocol this elcheck does not know: its bound is

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -27,8 +27,12 @@ var binary struct {
 func TestMain(m *testing.M) {
 	if os.Getenv(freshEnv) != "" {
 		// verify replays its counterexamples in a fresh process, which in
-		// a test is this binary: be elcheck, knowing the fixtures too.
+		// a test is this binary: be elcheck, knowing the fixtures and the
+		// tests' user protocols too.
 		lookupMachine = lookupWithFixtures
+		if err := addMachines(userMachines()); err != nil {
+			panic(err)
+		}
 		os.Exit(run(os.Args, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
@@ -50,7 +54,7 @@ func elcheckBinary(t *testing.T) string {
 			return
 		}
 		binary.path = filepath.Join(binary.dir, "elcheck")
-		out, err := exec.Command(goTool, "build", "-o", binary.path, ".").CombinedOutput()
+		out, err := exec.Command(goTool, "build", "-o", binary.path, "../cmd/elcheck").CombinedOutput()
 		if err != nil {
 			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

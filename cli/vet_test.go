@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func TestVet(t *testing.T) {
 	}{
 		{
 			name: "impure fixture",
-			args: []string{"vet", "../../vet/testdata/src/maprange"},
+			args: []string{"vet", "../vet/testdata/src/maprange"},
 			code: exitViolated,
 			stdout: []string{
 				"maprange.go:67:2: range over a map in Proto.Step (via relayAll): iteration order is random; sort the keys first",
@@ -27,7 +27,7 @@ func TestVet(t *testing.T) {
 		},
 		{
 			name: "two packages, one clean",
-			args: []string{"vet", "../../vet/testdata/src/counter", "../../vet/testdata/src/clean"},
+			args: []string{"vet", "../vet/testdata/src/counter", "../vet/testdata/src/clean"},
 			code: exitViolated,
 			stdout: []string{
 				"counter.go:48:2: write to package-level variable steps in Proto.Step: hidden state",
@@ -38,7 +38,7 @@ func TestVet(t *testing.T) {
 			// The impure fixtures the explorer's tests run: vet sees each
 			// for certain, the package-level cache included.
 			name: "impure fixtures",
-			args: []string{"vet", "../../internal/fixtures"},
+			args: []string{"vet", "../internal/fixtures"},
 			code: exitViolated,
 			stdout: []string{
 				"write to package-level variable calls in Counter.Step",
@@ -47,9 +47,9 @@ func TestVet(t *testing.T) {
 			},
 			stderr: "vet: 6 findings",
 		},
-		{name: "built-in protocols", args: []string{"vet", "../../protocols"}, code: exitVerified},
+		{name: "built-in protocols", args: []string{"vet", "../protocols"}, code: exitVerified},
 		{name: "no such package", args: []string{"vet", "./nonexistent"}, code: exitUsage, stderr: "nonexistent"},
-		{name: "flag after packages", args: []string{"vet", "../../protocols", "-tests"}, code: exitUsage, stderr: "flags come before the packages"},
+		{name: "flag after packages", args: []string{"vet", "../protocols", "-tests"}, code: exitUsage, stderr: "flags come before the packages"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,22 +1,21 @@
-package main
+package cli
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/elcheck/elcheck/internal/fixtures"
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
 
-// lookupWithFixtures is protocols.Lookup with the test fixtures added.
+// lookupWithFixtures is lookupKnown with the test fixtures added.
 func lookupWithFixtures(name string) (spec.Machine, bool) {
 	for _, m := range fixtures.All() {
 		if m.Info().Name == name {
 			return m, true
 		}
 	}
-	return protocols.Lookup(name)
+	return lookupKnown(name)
 }
 
 // Impure protocols are reported as step-purity from the command line, with

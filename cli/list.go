@@ -1,10 +1,9 @@
-package main
+package cli
 
 import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,14 +27,14 @@ func listAction(c *cli.Context) error {
 	}
 	out := c.App.Writer
 	if c.Bool("correct") {
-		for _, m := range protocols.Correct() {
+		for _, m := range correctMachines() {
 			fmt.Fprintln(out, m.Info().Name)
 		}
 		return nil
 	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tTOPOLOGY\tWINNER\tALL LEARN\tCHANNELS\tBREAKS")
-	for _, m := range protocols.All() {
+	for _, m := range allMachines() {
 		in := m.Info()
 		breaks := "-"
 		if in.Breaks != "" {
@@ -49,17 +48,22 @@ func listAction(c *cli.Context) error {
 	// Sources and bounds are long: one block per protocol reads better
 	// than a table too wide for a terminal.
 	fmt.Fprintln(out, "\nSources and declared message bounds:")
-	for _, m := range protocols.All() {
+	for _, m := range allMachines() {
 		if in := m.Info(); in.Bug == "" {
 			bound := "none declared"
 			if in.Bound.Max != nil {
 				bound = in.Bound.Formula
 			}
-			fmt.Fprintf(out, "  %s: %s\n      %s; bound %s\n", in.Name, in.Title, in.Source, bound)
+			source := in.Source
+			if source == "" {
+				// A caller's protocol (cli.Run) need not name one.
+				source = "no source given"
+			}
+			fmt.Fprintf(out, "  %s: %s\n      %s; bound %s\n", in.Name, in.Title, source, bound)
 		}
 	}
 	fmt.Fprintln(out, "\nBuggy variants (the mistake each makes):")
-	for _, m := range protocols.All() {
+	for _, m := range allMachines() {
 		if in := m.Info(); in.Bug != "" {
 			fmt.Fprintf(out, "  %s: %s\n", in.Name, in.Bug)
 		}

@@ -1,0 +1,230 @@
+// Package elcheck checks a leader-election protocol from Go code: Verify
+// explores every interleaving of every configuration of a spec.Machine on
+// n processes, as `elcheck verify` does, and returns the verdict, the
+// figures and, when a property is violated, the shortest counterexample
+// already re-executed.
+//
+// A protocol of one's own is a spec.Protocol turned into a machine with
+// spec.Erase (docs/writing-a-protocol.md). To check it from a test, see
+// package elchecktest; to give it the whole command line, package cli.
+package elcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// MaxN is the largest number of processes Verify accepts, as the command
+// line does: initiator sets are 64-bit masks, and past 16 even one
+// configuration is out of reach.
+const MaxN = 16
+
+// Report is what Verify established.
+type Report struct {
+	// Verdict is the outcome (verified, violated or incomplete) and the
+	// property violated or the reason the search stopped.
+	Verdict invariants.Verdict
+	// Algo, N and Channels say what was checked.
+	Algo     string
+	N        int
+	Channels spec.Channels
+	// Configurations is the number of configurations (id placements and
+	// initiator sets on each topology) in the space checked;
+	// ConfigurationsDone those explored completely.
+	Configurations, ConfigurationsDone int
+	// States is the number of distinct states visited.
+	States int64
+	// MinMessages and MaxMessages are the fewest and most messages of a
+	// complete execution; -1 if no configuration was explored completely.
+	MinMessages, MaxMessages int
+	// Counterexample is the shortest execution that breaks Verdict.Property
+	// (the first in enumeration order among equals), re-executed step by
+	// step; nil unless the verdict is violated. Counterexample.ToFile is
+	// the JSON form `elcheck replay` reads.
+	Counterexample *counterexamples.Trace
+	// Text is Counterexample rendered for a person, as `elcheck verify`
+	// prints it; empty without one.
+	Text string
+	// Result is the explorer's whole result, for figures not copied above
+	// (each property's status and note, transitions, depth...).
+	Result *explore.Result
+}
+
+// Option changes what Verify checks, or how.
+type Option func(*settings) error
+
+type settings struct {
+	space configs.Space
+	opts  explore.Options
+	n     int
+	// noSym turns symmetry reduction off once the space is known.
+	noSym bool
+}
+
+// Channels checks under the channel semantics c instead of the protocol's
+// own (Info.Channels).
+func Channels(c spec.Channels) Option {
+	return func(s *settings) error { s.space.Channels = c; return nil }
+}
+
+// IDs fixes the id placement: ids[i] is the id of the process at position
+// i. There must be n of them, distinct, each spec.MinID to spec.MaxID.
+// Without it every placement is checked, up to the topology's symmetries.
+func IDs(ids ...spec.ID) Option {
+	return func(s *settings) error {
+		if len(ids) != s.n {
+			return fmt.Errorf("%d ids for %d processes: give one id per position", len(ids), s.n)
+		}
+		for k, id := range ids {
+			if id < spec.MinID || id > spec.MaxID {
+				return fmt.Errorf("id %d is out of range: ids are %d to %d", id, spec.MinID, spec.MaxID)
+			}
+			if slices.Contains(ids[:k], id) {
+				return fmt.Errorf("id %d is repeated: ids must be distinct", id)
+			}
+		}
+		s.space.IDs = slices.Clone(ids)
+		return nil
+	}
+}
+
+// Initiators fixes the processes that wake up spontaneously, by position
+// 0..n-1. Without it every non-empty set is checked.
+func Initiators(positions ...int) Option {
+	return func(s *settings) error {
+		if len(positions) == 0 {
+			return errors.New("no initiators: give at least one position, or leave the option out for every non-empty set")
+		}
+		var set spec.Set
+		for _, p := range positions {
+			if p < 0 || p >= s.n {
+				return fmt.Errorf("initiator %d is not a position: positions are 0 to %d", p, s.n-1)
+			}
+			set = set.With(p)
+		}
+		s.space.Initiators = set
+		return nil
+	}
+}
+
+// Reduction turns partial-order and symmetry reduction on (the default) or
+// off. Both lose nothing (docs/reduction.md); off is for cross-checking.
+func Reduction(on bool) Option {
+	return func(s *settings) error {
+		s.opts.POR, s.noSym = on, !on
+		return nil
+	}
+}
+
+// Workers sets how many configurations are searched at once; 0, the
+// default, is one per CPU. Results do not depend on it.
+func Workers(w int) Option {
+	return func(s *settings) error {
+		if w < 0 || w > 1024 {
+			return fmt.Errorf("%d workers: use 1 to 1024, or 0 for one per CPU", w)
+		}
+		s.opts.Workers = w
+		return nil
+	}
+}
+
+// MaxStates stops the search after limit distinct states, with an
+// incomplete verdict unless a violation was found by then; 0 is no limit.
+func MaxStates(limit int64) Option {
+	return func(s *settings) error {
+		if limit < 0 {
+			return fmt.Errorf("a state limit of %d: use 0 for none, or a positive number", limit)
+		}
+		s.opts.MaxStates = limit
+		return nil
+	}
+}
+
+// Verify checks every property of m on every configuration of n processes
+// of m's topology (narrowed by opts) and returns the report. Cancelling ctx
+// stops the search with an incomplete verdict.
+//
+// The error is for what Verify could not check: a nil machine or one whose
+// Info does not validate, n out of range or not a size m's topology comes
+// in, a bad option, or a fault of elcheck itself (to be reported). A
+// violated property is not an error: it is in the report.
+//
+// Unlike `elcheck verify`, Verify does not replay the counterexample in a
+// fresh process (it cannot re-execute the caller's program), so a protocol
+// keeping state outside its local state between steps may show a
+// counterexample that does not reproduce; the purity check during the
+// search catches most such protocols (invariants.StepPurity).
+func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report, error) {
+	if m == nil {
+		return nil, errors.New("elcheck: no protocol (nil machine)")
+	}
+	info := m.Info()
+	if err := info.Validate(); err != nil {
+		return nil, fmt.Errorf("elcheck: %v", err)
+	}
+	if n < 1 || n > MaxN {
+		return nil, fmt.Errorf("elcheck: %s on %d processes: n must be between 1 and %d", info.Name, n, MaxN)
+	}
+	space, err := configs.NewSpace(info.Topology, n)
+	if err != nil {
+		return nil, fmt.Errorf("elcheck: %s cannot run on %d processes: %v", info.Name, n, err)
+	}
+	space.Channels = info.Channels
+	s := &settings{space: space, opts: explore.DefaultOptions(), n: n}
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, fmt.Errorf("elcheck: %s: %v", info.Name, err)
+		}
+	}
+	s.space.AllPlacements = s.noSym
+	res := explore.Check(ctx, m, s.space, s.opts)
+	if res.Internal != "" {
+		what, _, _ := strings.Cut(res.Internal, "\n")
+		return nil, fmt.Errorf("elcheck: internal error during the search of %s: %s; please report it", info.Name, what)
+	}
+	rep := &Report{
+		Algo: info.Name, N: n, Channels: res.Channels,
+		Configurations: res.Configs, ConfigurationsDone: res.ConfigsDone, States: res.States,
+		MinMessages: res.MinMessages, MaxMessages: res.MaxMessages, Result: res,
+	}
+	if err := rep.counterexample(m, res); err != nil {
+		return nil, err
+	}
+	rep.Verdict = res.Verdict()
+	if rep.Counterexample != nil {
+		rep.Text = rep.Counterexample.Text()
+	}
+	return rep, nil
+}
+
+// counterexample re-executes res's violation, if it has steps. A trace
+// that does not run again as the search recorded it shows a step that is
+// not a function of its input: the violation becomes that step-purity
+// finding, as on the command line.
+func (r *Report) counterexample(m spec.Machine, res *explore.Result) error {
+	v := res.Violation
+	if v == nil || len(v.Trace) == 0 && v.LoopAt < 0 {
+		return nil
+	}
+	t, err := counterexamples.Rebuild(m, v)
+	var div *counterexamples.Diverged
+	switch {
+	case errors.As(err, &div):
+		t = div.PurityFinding()
+		v.Property, v.Detail, v.LoopAt = t.Property, t.Detail, -1
+		v.Trace = v.Trace[:len(t.Steps)]
+	case err != nil:
+		return fmt.Errorf("elcheck: internal error: the counterexample found (%s, configuration %s) does not replay: %v; please report it", v.Property, v.Config, err)
+	}
+	r.Counterexample = t
+	return nil
+}

@@ -1,0 +1,91 @@
+package elcheck
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/protocols"
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Bad arguments are errors naming what is wrong.
+func TestVerifyRefuses(t *testing.T) {
+	cr, _ := protocols.Lookup("cr")
+	for _, tc := range []struct {
+		name string
+		m    spec.Machine
+		n    int
+		opts []Option
+		want string
+	}{
+		{"nil machine", nil, 3, nil, "nil machine"},
+		{"n too small", cr, 0, nil, "between 1 and 16"},
+		{"n too large", cr, 17, nil, "between 1 and 16"},
+		{"ids too few", cr, 3, []Option{IDs(1, 2)}, "2 ids for 3 processes"},
+		{"ids repeated", cr, 3, []Option{IDs(1, 2, 2)}, "repeated"},
+		{"initiator out of range", cr, 3, []Option{Initiators(3)}, "not a position"},
+		{"no initiators", cr, 3, []Option{Initiators()}, "no initiators"},
+		{"workers", cr, 3, []Option{Workers(-1)}, "workers"},
+		{"state limit", cr, 3, []Option{MaxStates(-1)}, "state limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Verify(context.Background(), tc.m, tc.n, tc.opts...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Verify: %v, %v; want an error saying %q", rep, err, tc.want)
+			}
+		})
+	}
+}
+
+// The options reach the search, and reduction changes the effort but not
+// the verdict.
+func TestVerifyOptions(t *testing.T) {
+	cr, _ := protocols.Lookup("cr")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		opts    []Option
+		outcome invariants.Outcome
+		configs int
+	}{
+		{"default", nil, invariants.Verified, 14},
+		{"no reduction", []Option{Reduction(false)}, invariants.Verified, 42},
+		{"fixed ids and initiators", []Option{IDs(3, 1, 2), Initiators(0, 2)}, invariants.Verified, 1},
+		{"bag channels", []Option{Channels(spec.Bag), Workers(1)}, invariants.Verified, 14},
+		{"state limit", []Option{MaxStates(10)}, invariants.Incomplete, 14},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Verify(ctx, cr, 3, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict.Outcome != tc.outcome || rep.Configurations != tc.configs {
+				t.Errorf("%v on %d configurations, want %v on %d", rep.Verdict, rep.Configurations, tc.outcome, tc.configs)
+			}
+			if (rep.Counterexample != nil) != (tc.outcome == invariants.Violated) || (rep.Text != "") != (rep.Counterexample != nil) {
+				t.Errorf("counterexample %v, text %q with verdict %v", rep.Counterexample, rep.Text, rep.Verdict)
+			}
+		})
+	}
+}
+
+// userMachine is a built-in dressed as a user's protocol that breaks the
+// repository's house rules (no Source, KnowsN): Verify asks only for what
+// spec.Info.Validate checks.
+type userMachine struct{ spec.Machine }
+
+func (m userMachine) Info() spec.Info {
+	info := m.Machine.Info()
+	info.Name, info.Source, info.KnowsN = "mine", "", true
+	return info
+}
+
+func TestVerifyUserMachine(t *testing.T) {
+	cr, _ := protocols.Lookup("cr")
+	rep, err := Verify(context.Background(), userMachine{cr}, 3)
+	if err != nil || rep.Verdict.Outcome != invariants.Verified || rep.Algo != "mine" {
+		t.Fatalf("Verify: %+v, %v; want mine verified", rep, err)
+	}
+}
