@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,5 +191,87 @@ func TestMermaidChart(t *testing.T) {
 				t.Errorf("%d participants declared, want %d", len(declared), tr.Config.Topology.N)
 			}
 		})
+	}
+}
+
+func TestCutAndWrap(t *testing.T) {
+	long := strings.Repeat("x", maxChars+5)
+	cuts := []struct{ in, want string }{
+		{"", ""},
+		{"probe(5)", "probe(5)"},
+		{strings.Repeat("y", maxChars), strings.Repeat("y", maxChars)},
+		{long, strings.Repeat("x", maxChars-1) + "…"},
+	}
+	for _, tt := range cuts {
+		if got := cut(tt.in); got != tt.want {
+			t.Errorf("cut(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	wraps := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"a bc def", 4, []string{"a bc", "def"}},
+		{"abcdefghij k", 4, []string{"abcd", "efgh", "ij k"}},
+		{"  ", 4, nil},
+	}
+	for _, tt := range wraps {
+		if got := wrap(tt.in, tt.width); !cmp.Equal(got, tt.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
+		}
+	}
+}
+
+// A label too long for its column is cut, with the whole text as the
+// tooltip, and the layout keeps to the cut width.
+func TestSVGTooltip(t *testing.T) {
+	tr := *chartTraces(t)["cr-flip"]
+	tr.Steps = slices.Clone(tr.Steps)
+	full := "participating " + strings.Repeat("and waiting ", 4) + "<&>"
+	tr.Steps[0].After = full
+	var b strings.Builder
+	if err := tr.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "<g><title>" + esc(full) + "</title>"; !strings.Contains(b.String(), want) {
+		t.Errorf("no tooltip %q in the SVG", want)
+	}
+	if want := ">" + esc(cut(full)) + "</text>"; !strings.Contains(b.String(), want) {
+		t.Errorf("no cut label %q in the SVG", want)
+	}
+	for _, l := range tr.layoutSVG().labels {
+		if l.text == full && l.x1-l.x0 != textWidth(cut(full)) {
+			t.Errorf("the label's box is %v wide, the cut text %v", l.x1-l.x0, textWidth(cut(full)))
+		}
+	}
+}
+
+// Every delivery is drawn from the step that sent it: on a bag channel
+// too (lelann-list-bag delivers out of order), and a message still in
+// flight at the end is one no step delivers.
+func TestChartMatchesSends(t *testing.T) {
+	for name, tr := range chartTraces(t) {
+		c := tr.chartOf()
+		for k, s := range c.steps {
+			if s.wake {
+				continue
+			}
+			if s.msg < 0 {
+				t.Errorf("%s: step %d delivers no message", name, k+1)
+				continue
+			}
+			m := c.msgs[s.msg]
+			if m.recv != k || m.sent >= k || m.to != s.proc || m.sent >= 0 && c.steps[m.sent].proc != m.from {
+				t.Errorf("%s: step %d delivers %+v", name, k+1, m)
+			}
+		}
+		flying := 0
+		for _, ch := range tr.Final().Chans {
+			flying += len(ch)
+		}
+		if got := len(c.inFlight()); got != flying {
+			t.Errorf("%s: %d messages drawn in flight, the final state has %d", name, got, flying)
+		}
 	}
 }

@@ -20,7 +20,7 @@ const (
 	fontSize  = 12
 	charW     = 7.25
 	rowH      = 44 // a row holds a line above its centre (the event) and one below (the new state)
-	maxChars  = 28 // longer labels are cut with an ellipsis; the full text is the tooltip
+	maxChars  = 32 // longer labels are cut with an ellipsis; the full text is the tooltip
 	margin    = 12
 	headerTop = margin
 	headerH   = 36
