@@ -27,6 +27,7 @@ const (
 	rowsTop   = headerTop + headerH + 16
 	loopColW  = 56
 	minColW   = 104
+	selfW     = 24 // how far right a message to oneself loops
 )
 
 // labelBox is where a text label lies: its text and its bounding box.
@@ -176,9 +177,12 @@ func (t *Trace) layoutSVG() *svgLayout {
 	// A delivery's label goes on the side away from its sender, so that
 	// the arrow does not run through it.
 	event := func(x, fromX, y float64, class, label string) {
-		if fromX > x {
+		switch {
+		case fromX == x: // a message to itself, drawn as a loop to the right
+			l.text(x+selfW+6, y-6, "start", class, label)
+		case fromX > x:
 			l.text(x-8, y-6, "end", class, label)
-		} else {
+		default:
 			l.text(x+8, y-6, "start", class, label)
 		}
 	}
@@ -186,6 +190,13 @@ func (t *Trace) layoutSVG() *svgLayout {
 		fromY := float64(headerTop + headerH)
 		if m.sent >= 0 {
 			fromY = rowY(m.sent)
+		}
+		if m.from == m.to {
+			// Along the lifeline it would hide in it: a loop to the right.
+			x := xs[m.from]
+			fmt.Fprintf(&l.lines, `<path class="%s" d="M%s %sH%sV%sH%s" fill="none" marker-end="url(#%s)"/>`+"\n",
+				class, num(x), num(fromY), num(x+selfW), num(toY), num(x), marker)
+			return
 		}
 		fmt.Fprintf(&l.lines, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s" marker-end="url(#%s)"/>`+"\n",
 			class, num(xs[m.from]), num(fromY), num(xs[m.to]), num(toY), marker)
