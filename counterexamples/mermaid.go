@@ -51,10 +51,14 @@ func (t *Trace) WriteMermaid(w io.Writer) error {
 			switch {
 			case s.failed:
 				after = "FAILED " + after
-			case s.decided == spec.Elected:
-				after = "LEADER: " + after
-			case s.decided == spec.Defeated:
-				after = "LOST: " + after
+			case s.decided != spec.Undecided:
+				// Mermaid notes have no bold: capitals mark the decision.
+				word := s.decided.String()
+				if rest, ok := strings.CutPrefix(after, word); ok {
+					after = strings.ToUpper(word) + rest
+				} else {
+					after = strings.ToUpper(word) + ": " + after
+				}
 			}
 			fmt.Fprintf(&b, "%sNote over %s: %s\n", indent, p, after)
 		}
