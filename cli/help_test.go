@@ -46,7 +46,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestHelpErrors(t *testing.T) {
-	commands := "list, verify, bounds, merge, replay, vet, help or version"
+	commands := "list, verify, bounds, merge, replay, chart, vet, help or version"
 	tests := []struct {
 		name string
 		args []string
@@ -60,6 +60,7 @@ func TestHelpErrors(t *testing.T) {
 		{"help after list", []string{"list", "help"}, `unexpected argument "help": flags come as -name=value; for help use elcheck help list`},
 		{"replay help", []string{"replay", "help"}, "for help use elcheck help replay"},
 		{"merge help", []string{"merge", "help"}, "for help use elcheck help merge"},
+		{"chart help", []string{"chart", "help"}, "for help use elcheck help chart"},
 		{"version argument", []string{"version", "x"}, "elcheck version takes no arguments"},
 		{"empty command", []string{""}, "the command is empty: use " + commands},
 		{"unknown command", []string{"prove"}, `unknown command "prove": use ` + commands},

@@ -57,9 +57,9 @@ var (
 var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
-	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE]",
+	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -131,7 +131,10 @@ func parseJob(c *cli.Context) (*job, error) {
 	}
 	// Last, once the command line is known to be right: a usage error
 	// above must not depend on the file system.
-	if err := checkOutputs([2]string{"trace-out", j.traceOut}); err != nil {
+	if err := verifyChartKind(c.String(chartFlag.Name)); err != nil {
+		return nil, err
+	}
+	if err := checkOutputs([2]string{"trace-out", j.traceOut}, [2]string{"chart", c.String(chartFlag.Name)}); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -180,6 +183,7 @@ var emptyHints = map[string]string{
 	"initiators": "give positions, e.g. -initiators=0,2, or all, or leave -initiators out for every non-empty set",
 	"n":          "give a ring size like 5 or a range like 3..7",
 	"trace-out":  "name a file, or leave the flag out",
+	"chart":      "name an .svg, .mmd or .md file, or leave the flag out",
 	"worst-out":  "name a file, or leave the flag out",
 	"plot":       "name an SVG file, or leave the flag out",
 	"memory":     "give a size like 512M, or leave -memory out for no bound",
@@ -359,6 +363,7 @@ func verifyAction(c *cli.Context) error {
 	}
 	rep := verifyReport(j, res, trace)
 	rep.saveTrace(c, j.traceOut)
+	saveChart(c, trace)
 	return rep.exit()
 }
 
