@@ -116,6 +116,15 @@ func Initiators(positions ...int) Option {
 	}
 }
 
+// AnyOrientation checks every numbering of each process's ports, up to
+// the network's symmetries, instead of the topology's own: on a two-way
+// ring, every process's "port 0 leads clockwise" either way (an
+// unoriented ring), 2^n (n-1)!/2 placements for n >= 3 instead of (n-1)!.
+// A protocol that relies on a consistent orientation fails under it.
+func AnyOrientation() Option {
+	return func(s *settings) error { return s.space.AnyPorts() }
+}
+
 // Reduction turns partial-order and symmetry reduction on (the default) or
 // off. Both lose nothing (docs/reduction.md); off is for cross-checking.
 func Reduction(on bool) Option {

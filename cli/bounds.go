@@ -29,7 +29,7 @@ var boundsCommand = &cli.Command{
 	Name:      "bounds",
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
-	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
+	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
 		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag, progressFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,

@@ -109,6 +109,15 @@ func readReport(path string) (*jsonReport, error) {
 		return nil, usagef("%s: %v", path, err)
 	}
 	sp.IDs, sp.AllPlacements = r.Space.IDs, r.Space.AllPlacements
+	switch r.Space.Orientation {
+	case "":
+	case "any":
+		if err := sp.AnyPorts(); err != nil {
+			return nil, usagef("%s: orientation any: %v", path, err)
+		}
+	default:
+		return nil, usagef("%s: unknown orientation %q", path, r.Space.Orientation)
+	}
 	for _, p := range r.Space.Initiators {
 		if p < 0 || p >= r.N {
 			return nil, usagef("%s: initiator %d is not a position 0..%d", path, p, r.N-1)
@@ -136,6 +145,7 @@ func belongTogether(a, b shardReport) error {
 			{"ids", fmt.Sprint(r.Space.IDs)},
 			{"initiators", fmt.Sprint(r.Space.Initiators)},
 			{"all_placements", fmt.Sprint(r.Space.AllPlacements)},
+			{"orientation", r.Space.Orientation},
 			{"search", r.Search},
 			{"exact", fmt.Sprint(r.Exact)},
 			{"comparison_only", fmt.Sprint(r.ComparisonOnly)},

@@ -91,6 +91,9 @@ type jsonSpace struct {
 	// AllPlacements: with ids not fixed, every placement, rotations
 	// included, rather than one per rotation class.
 	AllPlacements bool `json:"all_placements,omitempty"`
+	// Orientation is "any" when every port numbering was covered
+	// (-orientation=any), absent for the network's own.
+	Orientation string `json:"orientation,omitempty"`
 }
 
 type jsonShard struct {
@@ -130,7 +133,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 	whole.Shard, whole.Shards = 0, 0
 	rep := &report{command: "verify", elapsed: r.Elapsed, trace: trace}
 	rep.jsonReport = jsonReport{Format: reportFormat, Algo: r.Algo, Topology: info.Topology.String(), N: r.N, Channels: r.Channels.String(),
-		Space:  jsonSpace{Description: spaceText(j.space), IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil},
+		Space:  jsonSpace{Description: spaceText(j.space), IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil, Orientation: orientation(j.space)},
 		Search: j.opts.Search.String(), Exact: r.Exact, ComparisonOnly: j.opts.ComparisonOnly, POR: j.opts.POR,
 		Shard:        &jsonShard{Index: j.space.Shard, Count: max(j.space.Shards, 1)},
 		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
@@ -157,10 +160,24 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 	return rep
 }
 
+// orientation is jsonSpace.Orientation for sp.
+func orientation(sp configs.Space) string {
+	if sp.AnyNumbering {
+		return "any"
+	}
+	return ""
+}
+
 func spaceText(sp configs.Space) string {
 	p := "every id placement up to rotation"
 	if sp.AllPlacements {
 		p = "every id placement"
+	}
+	if sp.AnyNumbering {
+		p = "every orientation of each process and " + p
+		if !sp.AllPlacements {
+			p += " and reflection"
+		}
 	}
 	if sp.IDs != nil {
 		p = fmt.Sprintf("ids %v", sp.IDs)

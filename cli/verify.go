@@ -38,6 +38,7 @@ var (
 	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("the number `N` of processes, 1 to %d (required)", maxN)}
 	idsFlag        = &cli.StringFlag{Name: "ids", Usage: fmt.Sprintf("fix the id placement: the `IDS` at positions 0..n-1, e.g. 3,1,2,5,4, each %d to %d (default: every placement up to rotation)", spec.MinID, spec.MaxID)}
 	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: `POSITIONS` 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
+	orientFlag     = &cli.StringFlag{Name: "orientation", Value: "consistent", Usage: "on a two-way ring, `WHICH` port numberings: consistent (port 0 leads clockwise at every process) or any (every process either way, up to rotation and reflection: an unoriented ring) (default: consistent)"}
 	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics `KIND`, fifo or bag (default: the protocol's)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
 	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "the search `ORDER`, bfs (shortest counterexamples) or dfs (default: bfs)"}
@@ -58,7 +59,7 @@ var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg]",
-	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, channelsFlag, exactFlag, searchFlag,
+	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, searchFlag,
 		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
@@ -231,6 +232,15 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 		return space, usagef("%s cannot run on %d processes: %v", info.Name, n, err)
 	}
 	space.Channels = info.Channels
+	switch o := c.String(orientFlag.Name); o {
+	case "consistent":
+	case "any":
+		if err := space.AnyPorts(); err != nil {
+			return space, usagef("-orientation=any: %v", err)
+		}
+	default:
+		return space, usagef("-orientation=%s: use consistent or any", o)
+	}
 	if s := c.String(channelsFlag.Name); s != "" {
 		ch, err := spec.ParseChannels(s)
 		if err != nil {

@@ -5,6 +5,7 @@
 package configs
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -35,6 +36,9 @@ type Space struct {
 	// means the whole space. The parts of 0..Shards-1 are disjoint and
 	// cover the space, and interleaving keeps them balanced.
 	Shard, Shards int
+	// AnyNumbering records that AnyPorts widened Topologies to every
+	// numbering of their ports (reports say so; merge redoes it).
+	AnyNumbering bool
 }
 
 // NewSpace returns the space of every configuration of family k with n
@@ -46,6 +50,36 @@ func NewSpace(k spec.TopologyKind, n int) (Space, error) {
 		return Space{}, err
 	}
 	return Space{Topologies: ts}, nil
+}
+
+// AnyPorts widens the space to every numbering of each topology's ports,
+// up to its automorphisms (spec.Topology.Numberings): on a two-way ring,
+// every assignment of "port 0 leads clockwise or counter-clockwise" to the
+// processes (an unoriented ring) rather than port 0 leading clockwise
+// everywhere. Call it once, before reading the space; it fails when a
+// topology has too many numberings, or none to vary (every process has at
+// most one port), which a user asking for it should hear of.
+func (sp *Space) AnyPorts() error {
+	if sp.AnyNumbering {
+		return nil
+	}
+	var all []spec.Topology
+	varies := false
+	for _, t := range sp.Topologies {
+		ts, err := t.Numberings()
+		if err != nil {
+			return err
+		}
+		all = append(all, ts...)
+		for _, k := range t.Ports {
+			varies = varies || k > 1
+		}
+	}
+	if !varies && len(sp.Topologies) > 0 {
+		return fmt.Errorf("every process of a %v has one port: there is no numbering to vary", sp.Topologies[0].Kind)
+	}
+	sp.Topologies, sp.AnyNumbering = all, true
+	return nil
 }
 
 // N is the number of processes of every topology of the space.

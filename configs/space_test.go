@@ -3,6 +3,7 @@ package configs
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/elcheck/elcheck/spec"
@@ -86,17 +87,6 @@ func links(n int, ls [][2]int) spec.Topology {
 	return t
 }
 
-// biring is the two-way ring: port 0 to i+1, port 1 to i-1.
-func biring(n int) spec.Topology {
-	t := spec.Topology{N: n, Ports: make([]int, n)}
-	for i := range n {
-		t.Ports[i] = 2
-		t.Edges = append(t.Edges, spec.Edge{From: spec.Endpoint{Node: i, Port: 0}, To: spec.Endpoint{Node: (i + 1) % n, Port: 1}},
-			spec.Edge{From: spec.Endpoint{Node: (i + 1) % n, Port: 1}, To: spec.Endpoint{Node: i, Port: 0}})
-	}
-	return t
-}
-
 // allPerms returns every permutation of 1..n as ids, in lexicographic
 // order.
 func allPerms(n int) [][]spec.ID {
@@ -162,7 +152,7 @@ func TestPlacementsUpToAutomorphisms(t *testing.T) {
 		tc{"star-3", links(4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 24},                                     // the centre's ports tell its leaves apart
 		tc{"triangle-tail", links(4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 24},                      // as for the star
 		tc{"symmetric-path-3", links(3, [][2]int{{1, 0}, {1, 2}}), 6},                                    // 0 and 2 on the middle's ports 0 and 1: still asymmetric
-		tc{"two-way-ring-5", biring(5), 24},                                                              // rotations only: a reflection swaps ports
+		tc{"two-way-ring-5", spec.NewBiRing(5), 24},                                                      // rotations only: a reflection swaps ports
 		tc{"two-triangles", links(6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}}), 720 / 2}, // swapping them keeps ports; rotating one does not
 	)
 	for _, tt := range tests {
@@ -294,5 +284,42 @@ func TestNewSpaceErrors(t *testing.T) {
 		if _, err := NewSpace(tt.k, tt.n); err == nil {
 			t.Errorf("NewSpace(%v, %d): no error", tt.k, tt.n)
 		}
+	}
+}
+
+// AnyPorts covers every orientation of a two-way ring: 2^n (n-1)!/2
+// placements over its instances for n >= 3, each instance's placements
+// up to its own group; it refuses a ring whose processes have one port.
+func TestAnyPorts(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		sp, err := NewSpace(spec.BiRing, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp.Initiators = 1
+		fixed := sp.Count()
+		if err := sp.AnyPorts(); err != nil {
+			t.Fatal(err)
+		}
+		got, seen := 0, map[string]bool{}
+		for cfg := range sp.Configs() {
+			got++
+			key := fmt.Sprint(cfg.Topology.Edges, cfg.IDs)
+			if seen[key] {
+				t.Errorf("n=%d: %s twice", n, cfg)
+			}
+			seen[key] = true
+		}
+		f := 1
+		for k := 2; k < n; k++ {
+			f *= k
+		}
+		if got != sp.Count() || fixed != f || (n >= 3 && got != (1<<n)*f/2) {
+			t.Errorf("n=%d: %d configurations, Count %d, %d with port 0 clockwise", n, got, sp.Count(), fixed)
+		}
+	}
+	sp, _ := NewSpace(spec.UniRing, 4)
+	if err := sp.AnyPorts(); err == nil || !strings.Contains(err.Error(), "one port") {
+		t.Errorf("one-way ring: %v", err)
 	}
 }

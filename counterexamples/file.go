@@ -180,6 +180,16 @@ func (f *File) network(k spec.TopologyKind) (spec.Topology, error) {
 			return t, nil
 		}
 	}
+	// Another numbering of the ports (verify -orientation=any), in the
+	// form the search ran it: with its own symmetries and label.
+	for _, t := range tops {
+		nums, _ := t.Numberings()
+		for _, r := range nums {
+			if slices.Equal(Edges(r), f.Edges) {
+				return r, nil
+			}
+		}
+	}
 	why := ""
 	if len(tops) == 1 {
 		want := Edges(tops[0])

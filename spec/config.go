@@ -13,6 +13,13 @@ const (
 	// UniRing is a unidirectional ring: process i sends on port 0 to
 	// process i+1 mod n, which receives it on its port 0.
 	UniRing TopologyKind = iota
+	// BiRing is a two-way ring: process i has port 0 toward i+1 mod n
+	// and port 1 toward i-1 mod n (an oriented ring: port 0 leads
+	// clockwise everywhere), with a channel each way between neighbours.
+	// Topology.Numberings gives the unoriented rings.
+	BiRing
+
+	lastKind = BiRing
 )
 
 // String returns the family's name.
@@ -20,6 +27,8 @@ func (k TopologyKind) String() string {
 	switch k {
 	case UniRing:
 		return "unidirectional ring"
+	case BiRing:
+		return "bidirectional ring"
 	}
 	return fmt.Sprintf("topology(%d)", uint8(k))
 }
@@ -61,6 +70,10 @@ type Topology struct {
 	// constructors, never assumed (for a ring, the rotation by one). The
 	// uniformity self-check tries each, so few is cheap.
 	Symmetries []Perm
+	// Label tells a person how this instance differs from its family's
+	// first, "" for that one: "ports swapped at p1, p3" for a two-way ring
+	// renumbered by Numberings.
+	Label string
 }
 
 // NewUniRing returns the unidirectional ring of n processes (1 to 64; it
@@ -70,6 +83,27 @@ func NewUniRing(n int) Topology {
 	for i := range n {
 		t.Ports[i] = 1
 		t.Edges = append(t.Edges, Edge{From: Endpoint{i, 0}, To: Endpoint{(i + 1) % n, 0}})
+	}
+	if err := t.Validate(); err != nil {
+		panic(err)
+	}
+	t.Symmetries = Generators(t.PortPreserving())
+	return t
+}
+
+// NewBiRing returns the oriented two-way ring of n processes (1 to 64; it
+// panics otherwise: NewTopology returns the error). Process i's port 0
+// leads to i+1 and its port 1 to i-1; the channels are listed as, for each
+// i, the one out of port 0, then the one out of port 1. A ring of 2 has two
+// channels each way between its processes, one per side; a ring of 1 sends
+// to itself, out of either port into the other.
+func NewBiRing(n int) Topology {
+	t := Topology{Kind: BiRing, N: n, Ports: make([]int, n)}
+	for i := range n {
+		t.Ports[i] = 2
+		t.Edges = append(t.Edges,
+			Edge{From: Endpoint{i, 0}, To: Endpoint{(i + 1) % n, 1}},
+			Edge{From: Endpoint{i, 1}, To: Endpoint{(i + n - 1) % n, 0}})
 	}
 	if err := t.Validate(); err != nil {
 		panic(err)
@@ -88,6 +122,8 @@ func NewTopologies(k TopologyKind, n int) ([]Topology, error) {
 	switch k {
 	case UniRing:
 		return []Topology{NewUniRing(n)}, nil
+	case BiRing:
+		return []Topology{NewBiRing(n)}, nil
 	}
 	return nil, fmt.Errorf("unknown topology %v", k)
 }
@@ -118,7 +154,7 @@ func NewTopology(k TopologyKind, n int) (Topology, error) {
 
 // ParseTopologyKind reads a family's name as TopologyKind.String writes it.
 func ParseTopologyKind(s string) (TopologyKind, error) {
-	for k := UniRing; k <= UniRing; k++ {
+	for k := UniRing; k <= lastKind; k++ {
 		if k.String() == s {
 			return k, nil
 		}
@@ -192,6 +228,10 @@ type Config struct {
 
 // String renders the configuration on one line.
 func (c Config) String() string {
-	return fmt.Sprintf("%s of %d, ids %v (by position), initiators %v, %s channels",
-		c.Topology.Kind, c.Topology.N, c.IDs, c.Initiators.Members(), c.Channels)
+	label := ""
+	if c.Topology.Label != "" {
+		label = " (" + c.Topology.Label + ")"
+	}
+	return fmt.Sprintf("%s of %d%s, ids %v (by position), initiators %v, %s channels",
+		c.Topology.Kind, c.Topology.N, label, c.IDs, c.Initiators.Members(), c.Channels)
 }
