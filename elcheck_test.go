@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -87,5 +88,38 @@ func TestVerifyUserMachine(t *testing.T) {
 	rep, err := Verify(context.Background(), userMachine{cr}, 3)
 	if err != nil || rep.Verdict.Outcome != invariants.Verified || rep.Algo != "mine" {
 		t.Fatalf("Verify: %+v, %v; want mine verified", rep, err)
+	}
+}
+
+// A protocol that relies on port 0 leading the same way everywhere is
+// correct on the oriented ring and caught on the unoriented one, which
+// covers 2^n (n-1)!/2 placements; a one-way ring has nothing to orient.
+func TestAnyOrientation(t *testing.T) {
+	m := spec.Erase(fixtures.Clockwise{})
+	ctx := context.Background()
+	for n := 3; n <= 4; n++ {
+		fact := 1
+		for k := 2; k < n; k++ {
+			fact *= k
+		}
+		inits := 1<<n - 1
+		rep, err := Verify(ctx, m, n)
+		if err != nil || rep.Verdict.Outcome != invariants.Verified || rep.Configurations != fact*inits {
+			t.Fatalf("n=%d oriented: %v, %v", n, rep, err)
+		}
+		rep, err = Verify(ctx, m, n, AnyOrientation(), Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := rep.Verdict; v.Outcome != invariants.Violated || v.Property != m.Info().Breaks || rep.Configurations != (1<<n)*fact/2*inits {
+			t.Errorf("n=%d any orientation: %v, %d configurations; want %s violated over %d", n, v, rep.Configurations, m.Info().Breaks, (1<<n)*fact/2*inits)
+		}
+		var b strings.Builder
+		rep.Counterexample.WriteText(&b)
+		t.Logf("n=%d:\n%s", n, b.String())
+	}
+	cr, _ := protocols.Lookup("cr")
+	if _, err := Verify(ctx, cr, 3, AnyOrientation()); err == nil || !strings.Contains(err.Error(), "one port") {
+		t.Errorf("cr with any orientation: %v", err)
 	}
 }

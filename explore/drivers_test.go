@@ -29,7 +29,7 @@ import (
 // explorer all of them.)
 func TestStoresAndDriversAgree(t *testing.T) {
 	machines := append(protocols.All(), spec.Erase(fixtures.Correct{}), spec.Erase(fixtures.OddSkips{}),
-		spec.Erase(fixtures.Overflow{}), spec.Erase(fixtures.Heartbeat{}))
+		spec.Erase(fixtures.Overflow{}), spec.Erase(fixtures.Heartbeat{}), spec.Erase(fixtures.Clockwise{}))
 	for _, m := range machines {
 		for n := 1; n <= 4; n++ {
 			for _, por := range []bool{false, true} {

@@ -505,6 +505,9 @@ type refMode struct {
 	channels spec.Channels
 	exact    bool
 	maxN     int
+	// anyPorts covers every numbering of the ports (configs.Space.AnyPorts):
+	// on a two-way ring, every orientation of every process.
+	anyPorts bool
 }
 
 // bagAtFour are protocols also compared on bags of four processes. On a
@@ -515,15 +518,18 @@ type refMode struct {
 var bagAtFour = map[string]bool{"tiny-cr": true, "tiny-tight": true}
 
 func refModes(info spec.Info) []refMode {
-	modes := []refMode{{info.Channels.String() + "/exact", info.Channels, true, 4}}
+	modes := []refMode{{info.Channels.String() + "/exact", info.Channels, true, 4, false}}
 	if info.Channels != spec.Bag {
 		bagN := 3
 		if bagAtFour[info.Name] {
 			bagN = 4
 		}
-		modes = append(modes, refMode{"bag/exact", spec.Bag, true, bagN})
+		modes = append(modes, refMode{"bag/exact", spec.Bag, true, bagN, false})
 	}
-	modes = append(modes, refMode{"fifo/fingerprints", spec.FIFO, false, 4})
+	modes = append(modes, refMode{"fifo/fingerprints", spec.FIFO, false, 4, false})
+	if slices.ContainsFunc(spec.MustTopologies(info.Topology, 3), func(t spec.Topology) bool { return slices.Max(t.Ports) > 1 }) {
+		modes = append(modes, refMode{info.Channels.String() + "/any-orientation", info.Channels, false, 4, true})
+	}
 	return modes
 }
 
@@ -532,7 +538,7 @@ func refModes(info spec.Info) []refMode {
 // violation (a cycle, a failing step, a broken bound, a bad end state),
 // and the fixture with several steps enabled around a cycle.
 func refMachines() []spec.Machine {
-	return append(append(protocols.All(), tinyMachines()...), spec.Erase(fixtures.Heartbeat{}))
+	return append(append(protocols.All(), tinyMachines()...), spec.Erase(fixtures.Heartbeat{}), spec.Erase(fixtures.Clockwise{}))
 }
 
 func TestReferenceAgrees(t *testing.T) {
@@ -553,9 +559,14 @@ func TestReferenceAgrees(t *testing.T) {
 					verdicts := map[string]int{}
 					var states int64
 					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels}
+					if mode.anyPorts {
+						if err := space.AnyPorts(); err != nil {
+							t.Fatal(err)
+						}
+					}
 					for cfg := range space.Configs() {
 						ref := newRefSys(m, cfg).explore()
-						one := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
+						one := configs.Space{Topologies: []spec.Topology{cfg.Topology}, Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
 						got := explore.Check(t.Context(), m, one, explore.Options{
 							Exact: mode.exact, PurityEvery: 0, UniformityEvery: 0, ComparisonOnly: false, // BFS, no self-checks
 						})
