@@ -171,6 +171,19 @@ func TestNumberingLabelsAndLimits(t *testing.T) {
 	if !slices.Equal(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
+	// An alternating numbering looks the same in the mirror: its group,
+	// which placements and the uniformity check use, holds reflections
+	// (i -> c-i) beside the rotations by two.
+	alt := ts[3]
+	refl := 0
+	for _, g := range alt.PortPreserving() {
+		if (g.Node[0]-g.Node[1]+4)%4 == 1 {
+			refl++
+		}
+	}
+	if len(alt.PortPreserving()) != 4 || refl != 2 || len(alt.Symmetries) != 2 {
+		t.Errorf("%s: %d automorphisms keep ports, %d of them reflections, %d generators; want 4, 2, 2", alt.Label, len(alt.PortPreserving()), refl, len(alt.Symmetries))
+	}
 	if _, err := spec.NewBiRing(17).Numberings(); err == nil || !strings.Contains(err.Error(), "more than 65536") {
 		t.Errorf("a ring of 17: %v", err)
 	}
