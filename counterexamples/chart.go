@@ -39,7 +39,8 @@ type chartStep struct {
 	// decided is the decision the step makes (Elected, Defeated), or
 	// Undecided when the decision did not change.
 	decided spec.Status
-	failed  bool // the step panicked: after is the panic
+	failed  bool   // the step panicked: after is the panic
+	note    string // the protocol's note on why (Step.Note), or ""
 }
 
 // chartMsg is one message: who sent it at which step, and the step that
@@ -87,7 +88,7 @@ func (t *Trace) chartOf() *chart {
 	prev := t.Initial
 	for k, st := range t.Steps {
 		a := st.Action
-		cs := chartStep{proc: a.Proc, wake: a.Kind == spec.Wake, msg: -1}
+		cs := chartStep{proc: a.Proc, wake: a.Kind == spec.Wake, msg: -1, note: st.Note}
 		if !cs.wake && a.Edge >= 0 && a.Edge < len(pending) {
 			want := a.Msg
 			want.Time = 0

@@ -126,6 +126,7 @@ var (
 	mmParticipant = regexp.MustCompile(`^participant (p\d+) as p\d+ \(id \d+\)$`)
 	mmMessage     = regexp.MustCompile(`^(p\d+)(?:->>|-\))(p\d+): [^;#]+$`)
 	mmNote        = regexp.MustCompile(`^Note over (p\d+)(?:,(p\d+))?: [^;#]+$`)
+	mmNoteRight   = regexp.MustCompile(`^Note right of (p\d+): [^;#]+$`)
 	mmLoop        = regexp.MustCompile(`^loop steps \d+ to \d+ repeat forever$`)
 	mmRect        = regexp.MustCompile(`^rect rgb\(\d{1,3}, \d{1,3}, \d{1,3}\)$`)
 	mmComment     = regexp.MustCompile(`^%% [^\n]*$`)
@@ -168,11 +169,13 @@ func TestMermaidChart(t *testing.T) {
 					continue
 				}
 				used = used || !mmComment.MatchString(s)
-				switch m := [2][]string{mmMessage.FindStringSubmatch(s), mmNote.FindStringSubmatch(s)}; {
+				switch m := [3][]string{mmMessage.FindStringSubmatch(s), mmNote.FindStringSubmatch(s), mmNoteRight.FindStringSubmatch(s)}; {
 				case m[0] != nil:
 					use(k, m[0][1], m[0][2])
 				case m[1] != nil:
 					use(k, m[1][1], m[1][2])
+				case m[2] != nil:
+					use(k, m[2][1])
 				case mmLoop.MatchString(s), mmRect.MatchString(s):
 					depth++
 				case s == "end":

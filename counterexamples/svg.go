@@ -21,6 +21,7 @@ const (
 	charW     = 7.25
 	rowH      = 44 // a row holds a line above its centre (the event) and one below (the new state)
 	maxChars  = 32 // longer labels are cut with an ellipsis; the full text is the tooltip
+	noteChars = 56 // the same for the protocol's notes, in a column of their own
 	margin    = 12
 	headerTop = margin
 	headerH   = 36
@@ -58,12 +59,15 @@ func esc(s string) string {
 }
 
 // cut shortens s to maxChars characters, the last an ellipsis.
-func cut(s string) string {
-	if utf8.RuneCountInString(s) <= maxChars {
+func cut(s string) string { return cutTo(s, maxChars) }
+
+// cutTo shortens s to limit characters, the last an ellipsis.
+func cutTo(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:maxChars-1]) + "…"
+	return string(r[:limit-1]) + "…"
 }
 
 // textWidth is the width of s in the chart's font.
@@ -74,7 +78,12 @@ func textWidth(s string) float64 { return float64(utf8.RuneCountInString(s)) * c
 // its box: from 10 px above the baseline to 4 px below (the font's ascent
 // and descent at 12 px, rounded out).
 func (l *svgLayout) text(x, y float64, anchor, class, full string) {
-	s := cut(full)
+	l.textCut(x, y, anchor, class, full, maxChars)
+}
+
+// textCut is text with labels cut to limit characters.
+func (l *svgLayout) textCut(x, y float64, anchor, class, full string, limit int) {
+	s := cutTo(full, limit)
 	w := textWidth(s)
 	x0 := x
 	switch anchor {
@@ -231,6 +240,14 @@ func (t *Trace) layoutSVG() *svgLayout {
 			l.text(x, y+16, "middle", cls, s.after)
 		}
 	}
+	// The protocol's notes, in a column right of everything the steps'
+	// rows hold, so that a note meets no other label.
+	noteX := max(l.maxX, left+colW*float64(c.n)) + 16
+	for k, s := range c.steps {
+		if s.note != "" {
+			l.textCut(noteX, rowY(k)+4, "start", "why", s.note, noteChars)
+		}
+	}
 	for j, mi := range flying {
 		k := len(c.steps) + j
 		y, m := rowY(k), c.msgs[mi]
@@ -299,6 +316,7 @@ text.leader, text.lost, text.fail { font-weight: bold; }
 .brkrow { fill: #fde4e4; }
 text.brk { fill: #b00; font-weight: bold; }
 .cap { fill: #b00; }
+.why { fill: #666; font-style: italic; }
 .conf { fill: #555; }
 </style>
 <defs>
@@ -311,7 +329,8 @@ text.brk { fill: #b00; font-weight: bold; }
 // lifeline per process, time flowing down a row per step, an arrow per
 // message from the step that sent it to the step that delivered it (open
 // and dashed when it is still in flight at the end), wake-ups and new
-// local states on the lifelines (decisions emphasised), a lasso's loop
+// local states on the lifelines (decisions emphasised), the protocol's
+// notes on why each step did what it did (in a column on the right), a lasso's loop
 // bracketed, and the step where the property breaks highlighted, with the
 // property in the caption. The output is deterministic; golden files pin
 // it.

@@ -42,6 +42,9 @@ func (t *Trace) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "    -- the bound is crossed here: %d messages, more than %s = %d\n", sent, t.sys.Info.Bound.Formula, bound)
 		}
 		fmt.Fprintf(&b, "    %s -> %s\n", st.Before, st.After)
+		if st.Note != "" {
+			fmt.Fprintf(&b, "    why: %s\n", st.Note)
+		}
 		if len(st.Sends) > 0 {
 			var sent []string
 			for _, s := range st.Sends {

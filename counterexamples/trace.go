@@ -12,13 +12,15 @@ import (
 )
 
 // Step is one step of a rebuilt trace with what a person needs to follow
-// it: the event, the local state before and after, the messages sent, and
-// the global state after.
+// it: the event, the local state before and after, the messages sent, the
+// protocol's note on why (spec.Outbox.Note, "" if none), and the global
+// state after.
 type Step struct {
 	Action explore.Action
 	Before string
 	After  string
 	Sends  []spec.Send
+	Note   string
 	State  explore.State
 }
 
@@ -36,12 +38,14 @@ type Trace struct {
 	sys     *explore.System
 }
 
-// Rebuild re-executes v's actions with m and records every state. It
+// Rebuild re-executes v's actions with m and records every state and the
+// protocol's notes (the search ran without them). It
 // fails if an action is not enabled where the trace says it is taken, or a
 // step other than a step-panicked trace's last fails: with a *Diverged
 // error, which holds the trace up to that step.
 func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 	sy := explore.NewSystem(m, v.Config)
+	sy.SetNotes(true)
 	t := &Trace{Algo: m.Info().Name, Property: v.Property, Detail: v.Detail, Config: v.Config, LoopAt: v.LoopAt, sys: sy}
 	t.Initial = sy.Initial()
 	s := t.Initial
@@ -51,7 +55,7 @@ func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 		}
 		before := m.Format(s.Locals[a.Proc])
 		next, sends, err := sy.Apply(&s, a)
-		st := Step{Action: a, Before: before, Sends: sends}
+		st := Step{Action: a, Before: before, Sends: sends, Note: sy.Note()}
 		if err != nil {
 			st.After = "(" + err.Detail + ")"
 			st.State = s
