@@ -27,21 +27,36 @@ func chartTraces(t *testing.T) map[string]*Trace {
 	}
 	out := map[string]*Trace{}
 	for _, p := range paths {
-		f, err := ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, ok := protocols.Lookup(f.Algo)
-		if !ok {
-			t.Fatalf("%s: no protocol %s", p, f.Algo)
-		}
-		o, err := Replay(f, m)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out[strings.TrimSuffix(filepath.Base(p), ".json")] = o.Trace
+		out[strings.TrimSuffix(filepath.Base(p), ".json")] = replayFile(t, p)
 	}
+	// cr-flip once more, with the step where cr parts ways marked.
+	tr := replayFile(t, filepath.Join("testdata", "cr-flip.json"))
+	cr, _ := protocols.Lookup("cr")
+	d, err := Against(tr, cr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Differs = &d
+	out["cr-flip-against-cr"] = tr
 	return out
+}
+
+// replayFile replays the trace file at path with its protocol.
+func replayFile(t *testing.T, path string) *Trace {
+	t.Helper()
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := protocols.Lookup(f.Algo)
+	if !ok {
+		t.Fatalf("%s: no protocol %s", path, f.Algo)
+	}
+	o, err := Replay(f, m)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return o.Trace
 }
 
 // TestGoldenCharts pins the SVG and Mermaid charts of every golden trace:

@@ -50,6 +50,9 @@ func (t *Trace) WriteMermaid(w io.Writer) error {
 		if s.note != "" {
 			fmt.Fprintf(&b, "%sNote right of %s: why: %s\n", indent, p, mermaidText(s.note))
 		}
+		if k == c.differs {
+			fmt.Fprintf(&b, "%sNote right of %s: DIFFERS from %s\n", indent, p, mermaidText(c.ref))
+		}
 		if s.after != "" {
 			after := mermaidText(s.after)
 			switch {

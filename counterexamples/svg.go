@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -68,6 +69,11 @@ func cutTo(s string, limit int) string {
 	}
 	r := []rune(s)
 	return string(r[:limit-1]) + "…"
+}
+
+// joinNonEmpty joins the non-empty strings of parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), sep)
 }
 
 // textWidth is the width of s in the chart's font.
@@ -244,7 +250,11 @@ func (t *Trace) layoutSVG() *svgLayout {
 	// rows hold, so that a note meets no other label.
 	noteX := max(l.maxX, left+colW*float64(c.n)) + 16
 	for k, s := range c.steps {
-		if s.note != "" {
+		switch {
+		case k == c.differs:
+			// Where a reference protocol parts ways (-against).
+			l.textCut(noteX, rowY(k)+4, "start", "diff", joinNonEmpty(": ", "≠ "+c.ref, s.note), noteChars)
+		case s.note != "":
 			l.textCut(noteX, rowY(k)+4, "start", "why", s.note, noteChars)
 		}
 	}
@@ -274,6 +284,11 @@ func (t *Trace) layoutSVG() *svgLayout {
 	if c.breakNote != "" {
 		for _, s := range wrap(fmt.Sprintf("step %d: %s", c.breakAt+1, c.breakNote), chars) {
 			lines = append(lines, [2]string{"cap", s})
+		}
+	}
+	if t.Differs != nil {
+		for _, s := range wrap(t.Differs.String(), chars) {
+			lines = append(lines, [2]string{"diff", s})
 		}
 	}
 	for _, s := range wrap(fmt.Sprintf("%s, %s", t.Algo, t.Config), chars) {
@@ -317,6 +332,7 @@ text.leader, text.lost, text.fail { font-weight: bold; }
 text.brk { fill: #b00; font-weight: bold; }
 .cap { fill: #b00; }
 .why { fill: #666; font-style: italic; }
+.diff { fill: #a50; font-weight: bold; }
 .conf { fill: #555; }
 </style>
 <defs>

@@ -5,6 +5,7 @@ package counterexamples
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -35,6 +36,9 @@ type Trace struct {
 	LoopAt  int
 	Initial explore.State
 	Steps   []Step
+	// Differs, if set, is where a reference protocol first parts ways with
+	// the trace (Against): the renderings mark that step.
+	Differs *Difference
 	sys     *explore.System
 }
 
@@ -111,6 +115,21 @@ func (t *Trace) Final() explore.State {
 		return t.Initial
 	}
 	return t.Steps[len(t.Steps)-1].State
+}
+
+// failed reports whether step k (from 0) is the failing last step of a
+// step-panicked or step-purity trace: its After is the failure.
+func (t *Trace) failed(k int) bool {
+	return k == len(t.Steps)-1 && strings.HasPrefix(t.Steps[k].After, "(") &&
+		(t.Property == invariants.StepPanicked || t.Property == invariants.StepPurity)
+}
+
+// differsAt returns the step (from 0) Differs marks, or -1.
+func (t *Trace) differsAt() int {
+	if t.Differs == nil {
+		return -1
+	}
+	return t.Differs.Step - 1
 }
 
 // System returns the transition system the trace runs in.
