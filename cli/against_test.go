@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/elcheck/elcheck/protocols"
-	"github.com/elcheck/elcheck/spec"
 )
 
 // -against replays the counterexample on a reference protocol: verify
@@ -61,15 +58,7 @@ func TestAgainstBadInput(t *testing.T) {
 	if code, out, _ := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+path); code != exitViolated {
 		t.Fatalf("verify exit %d:\n%s", code, out)
 	}
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = func(name string) (spec.Machine, bool) {
-		if name == "cr-elsewhere" {
-			m, _ := protocols.Lookup("cr")
-			return otherTopology{m}, true
-		}
-		return protocols.Lookup(name)
-	}
+	knowElsewhere(t)
 	for _, tt := range []struct {
 		name string
 		args []string

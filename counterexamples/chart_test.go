@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -62,7 +61,6 @@ func replayFile(t *testing.T, path string) *Trace {
 // TestGoldenCharts pins the SVG and Mermaid charts of every golden trace:
 // ELCHECK_REWRITE=1 (make golden) rewrites them.
 func TestGoldenCharts(t *testing.T) {
-	rewrite := os.Getenv("ELCHECK_REWRITE") != ""
 	for name, tr := range chartTraces(t) {
 		for _, g := range []struct {
 			ext    string
@@ -73,22 +71,7 @@ func TestGoldenCharts(t *testing.T) {
 				if err := g.render(&b); err != nil {
 					t.Fatal(err)
 				}
-				path := filepath.Join("testdata", "charts", name+g.ext)
-				if rewrite {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run make golden to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), b.String()); diff != "" {
-					t.Errorf("chart differs from %s (-golden +now):\n%s", path, diff)
-				}
+				golden(t, filepath.Join("testdata", "charts", name+g.ext), b.String())
 			})
 		}
 	}
