@@ -116,6 +116,8 @@ func (sy *System) Enabled(s *State, dst []Action) []Action {
 func (sy *System) SetNotes(on bool) { sy.out.SetNoting(on) }
 
 // Note returns the notes of the last step Apply ran, with notes on, or "".
+// A system NewSystem returns runs every step it applies (only a searcher's
+// systems remember steps), so each step it applies has its own notes.
 func (sy *System) Note() string { return sy.out.Noted() }
 
 // StepError is a protocol's step that broke the contract: it panicked, sent
