@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -28,16 +27,10 @@ func replayAction(c *cli.Context) error {
 	if len(args) == 0 {
 		return usagef("replay takes one trace file: elcheck replay FILE [-against=NAME]")
 	}
-	// urfave/cli stops at the first argument, and the usage puts the
-	// flag after the file: parse it here, as the flag package would.
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	against := fs.String(againstFlag.Name, c.String(againstFlag.Name), "")
-	if err := fs.Parse(args[1:]); err != nil {
-		return usagef("%v (see elcheck help replay)", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("replay takes one trace file, not %q too: elcheck replay FILE [-against=NAME]", fs.Arg(0))
+	if err := trailingFlags(fs, args, "elcheck replay FILE [-against=NAME]"); err != nil {
+		return err
 	}
 	set := c.IsSet(againstFlag.Name)
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == againstFlag.Name })
