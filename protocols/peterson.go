@@ -247,17 +247,16 @@ func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) Peterso
 	case petersonNntid:
 		// "receive(nntid); if ntid >= max(tid, nntid) then tid := ntid
 		// else goto relay".
-		if out.Noting() {
-			verdict := "relay"
-			if s.Ntid >= max(s.Tid, v) {
-				verdict = fmt.Sprintf("active, tid := %d", s.Ntid)
-			}
-			out.Note("nntid %d: ntid %d vs max(tid %d, nntid %d) = %d: %s", v, s.Ntid, s.Tid, v, max(s.Tid, v), verdict)
-		}
 		if s.Ntid >= max(s.Tid, v) {
+			if out.Noting() {
+				out.Note("ntid %d >= max(tid %d, nntid %d): active, tid := %d", s.Ntid, s.Tid, v, s.Ntid)
+			}
 			s.Tid, s.Ntid = s.Ntid, spec.None
 			s = petersonStart(s, out) // "do forever": the next round's send(tid)
 		} else {
+			if out.Noting() {
+				out.Note("ntid %d < max(tid %d, nntid %d): relay", s.Ntid, s.Tid, v)
+			}
 			s = PetersonState{ID: s.ID, phase: petersonRelay}
 		}
 	case petersonRelay:
