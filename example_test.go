@@ -53,24 +53,30 @@ func ExampleVerify_violated() {
 	//     in flight: p0->p1 [probe(1)]
 	// step 2: p1 (id 2) receives probe(1) from p0
 	//     sleep -> participating
+	//     why: relay probe(1): 2 > 1
 	//     sends probe(2) to p2, probe(1) to p2
 	//     in flight: p1->p2 [probe(2) probe(1)]
 	// step 3: p2 (id 3) receives probe(2) from p1
 	//     sleep -> participating
+	//     why: relay probe(2): 3 > 2
 	//     sends probe(3) to p0, probe(2) to p0
 	//     in flight: p1->p2 [probe(1)], p2->p0 [probe(3) probe(2)]
 	// step 4: p2 (id 3) receives probe(1) from p1
 	//     participating -> participating
+	//     why: relay probe(1): 3 > 1
 	//     sends probe(1) to p0
 	//     in flight: p2->p0 [probe(3) probe(2) probe(1)]
 	// step 5: p0 (id 1) receives probe(3) from p2
 	//     participating -> participating
+	//     why: discard probe(3): 1 < 3
 	//     in flight: p2->p0 [probe(2) probe(1)]
 	// step 6: p0 (id 1) receives probe(2) from p2
 	//     participating -> participating
+	//     why: discard probe(2): 1 < 2
 	//     in flight: p2->p0 [probe(1)]
 	// step 7: p0 (id 1) receives probe(1) from p2
 	//     participating -> leader
+	//     why: own probe(1) back: leader
 	//     sends selected(1) to p1
 	//     in flight: p0->p1 [selected(1)]
 	// final state:

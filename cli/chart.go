@@ -34,17 +34,11 @@ func chartAction(c *cli.Context) error {
 	if len(args) == 0 {
 		return usagef("chart takes one trace file: elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]")
 	}
-	// urfave/cli stops at the first argument, and the usage puts the
-	// flags after the file: parse those here, as the flag package would.
 	fs := flag.NewFlagSet("chart", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	format := fs.String("format", c.String(chartFormatFlag.Name), "")
 	out := fs.String("o", c.String(chartOutFlag.Name), "")
-	if err := fs.Parse(args[1:]); err != nil {
-		return usagef("%v (see elcheck help chart)", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("chart takes one trace file, not %q too: elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]", fs.Arg(0))
+	if err := trailingFlags(fs, args, "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]"); err != nil {
+		return err
 	}
 	kind, err := chartKind(*format, *out, "o")
 	if err != nil {
@@ -143,6 +137,21 @@ func renderChart(t *counterexamples.Trace, kind string) ([]byte, error) {
 		err = fmt.Errorf("unknown chart format %q", kind)
 	}
 	return b.Bytes(), err
+}
+
+// trailingFlags parses fs from the arguments after a command's one file
+// argument: urfave/cli stops at the first argument, and the usages put
+// the flags after the file, so they are parsed here, as the flag package
+// would. usage is the command's synopsis, for the errors.
+func trailingFlags(fs *flag.FlagSet, args []string, usage string) error {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args[1:]); err != nil {
+		return usagef("%v (see elcheck help %s)", err, fs.Name())
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s takes one trace file, not %q too: %s", fs.Name(), fs.Arg(0), usage)
+	}
+	return nil
 }
 
 // saveChart writes verify's -chart, when there is a counterexample: like

@@ -324,9 +324,9 @@ func (m otherTopology) Info() spec.Info {
 	return info
 }
 
-// A protocol on a topology elcheck cannot build is a one-line usage
-// error, exit 2, never a run on an empty or assumed network.
-func TestUnknownTopology(t *testing.T) {
+// knowElsewhere makes "cr-elsewhere", cr on an unknown topology, known to
+// the commands for the rest of t.
+func knowElsewhere(t *testing.T) {
 	saved := lookupMachine
 	t.Cleanup(func() { lookupMachine = saved })
 	lookupMachine = func(name string) (spec.Machine, bool) {
@@ -336,6 +336,12 @@ func TestUnknownTopology(t *testing.T) {
 		}
 		return protocols.Lookup(name)
 	}
+}
+
+// A protocol on a topology elcheck cannot build is a one-line usage
+// error, exit 2, never a run on an empty or assumed network.
+func TestUnknownTopology(t *testing.T) {
+	knowElsewhere(t)
 	for _, args := range [][]string{
 		{"verify", "-algo=cr-elsewhere", "-n=3"},
 		{"bounds", "-algo=cr-elsewhere", "-n=3"},

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/urfave/cli/v2"
@@ -13,26 +15,46 @@ import (
 var replayCommand = &cli.Command{
 	Name:            "replay",
 	Usage:           "re-execute a trace written by verify -trace-out and confirm or refute its violation",
-	UsageText:       "elcheck replay FILE\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol",
+	UsageText:       "elcheck replay FILE [-against=NAME]\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol\n-against=NAME replays it on the protocol NAME too and marks the first step where the two differ",
+	Flags:           []cli.Flag{againstFlag},
 	Action:          replayAction,
+	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
 func replayAction(c *cli.Context) error {
-	if c.Args().Len() != 1 {
-		return usagef("replay takes one trace file: elcheck replay FILE")
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return usagef("replay takes one trace file: elcheck replay FILE [-against=NAME]")
 	}
-	f, err := counterexamples.ReadFile(c.Args().First())
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	against := fs.String(againstFlag.Name, c.String(againstFlag.Name), "")
+	if err := trailingFlags(fs, args, "elcheck replay FILE [-against=NAME]"); err != nil {
+		return err
+	}
+	set := c.IsSet(againstFlag.Name)
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == againstFlag.Name })
+	if set && strings.TrimSpace(*against) == "" {
+		return usagef("-against= is empty: give a protocol, one of %s", strings.Join(machineNames(), ", "))
+	}
+	f, err := counterexamples.ReadFile(args[0])
 	if err != nil {
-		return usagef("%v%s", err, helpHint(c, c.Args().First()))
+		return usagef("%v%s", err, helpHint(c, args[0]))
 	}
 	m, ok := lookupMachine(f.Algo)
 	if !ok {
 		return usagef("the trace is of %q, which this elcheck does not know (see elcheck list)", f.Algo)
 	}
+	ref, err := parseAgainst(*against, m)
+	if err != nil {
+		return err
+	}
 	o, err := counterexamples.Replay(f, m)
 	if err != nil {
 		return usagef("the trace does not fit %s: %v", f.Algo, err)
+	}
+	if err := markAgainst(o.Trace, ref); err != nil {
+		return err
 	}
 	w := c.App.Writer
 	o.Trace.WriteText(w)

@@ -80,6 +80,9 @@ type jsonReport struct {
 	// Violation is the trace as -trace-out writes it: `jq .violation`
 	// gives a file elcheck replay reads.
 	Violation *counterexamples.File `json:"violation,omitempty"`
+	// Against is where -against's reference protocol first parts ways
+	// with the counterexample, in one line.
+	Against string `json:"against,omitempty"`
 }
 
 // jsonSpace is the set of configurations: fixed ids and initiators, or
@@ -151,6 +154,9 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		rep.config = v.Config.String()
 		if trace != nil {
 			rep.Violation = trace.ToFile()
+			if trace.Differs != nil {
+				rep.Against = trace.Differs.String()
+			}
 		} else {
 			rep.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Topology: info.Topology.String(),
 				Property: v.Property, Detail: v.Detail, IDs: v.Config.IDs, Initiators: v.Config.Initiators.Members(),

@@ -58,9 +58,9 @@ var (
 var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
-	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg]",
+	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
 	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -74,6 +74,7 @@ type job struct {
 	format   string
 	traceOut string
 	timeout  time.Duration
+	against  spec.Machine // -against's reference protocol, or nil
 }
 
 func parseJob(c *cli.Context) (*job, error) {
@@ -90,6 +91,9 @@ func parseJob(c *cli.Context) (*job, error) {
 	}
 	j := &job{machine: m, format: c.String(formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name)}
 	if j.space, err = parseSpace(c, m.Info(), n); err != nil {
+		return nil, err
+	}
+	if j.against, err = parseAgainst(c.String(againstFlag.Name), m); err != nil {
 		return nil, err
 	}
 	if s := c.String(shardFlag.Name); s != "" {
@@ -201,7 +205,7 @@ func checkEmpty(c *cli.Context) error {
 			continue
 		}
 		hint, ok := emptyHints[sf.Name]
-		if sf.Name == algoFlag.Name {
+		if sf.Name == algoFlag.Name || sf.Name == againstFlag.Name {
 			// Not in emptyHints: the names are known only once Run has
 			// added the caller's protocols.
 			hint, ok = "give a protocol, one of "+strings.Join(machineNames(), ", "), true
@@ -369,6 +373,9 @@ func verifyAction(c *cli.Context) error {
 	}
 	trace, err := counterexample(ctx, j.machine, res)
 	if err != nil {
+		return err
+	}
+	if err := markAgainst(trace, j.against); err != nil {
 		return err
 	}
 	rep := verifyReport(j, res, trace)

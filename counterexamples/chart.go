@@ -2,7 +2,6 @@ package counterexamples
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -26,6 +25,10 @@ type chart struct {
 	// the trace (a message bound crossed), or "".
 	breakNote string
 	caption   string
+	// differs is the step (from 0) where the reference protocol ref
+	// first parts ways with the trace (Trace.Differs), or -1.
+	differs int
+	ref     string
 }
 
 // chartStep is one step: a wake-up or a delivery, and the process's new
@@ -39,7 +42,8 @@ type chartStep struct {
 	// decided is the decision the step makes (Elected, Defeated), or
 	// Undecided when the decision did not change.
 	decided spec.Status
-	failed  bool // the step panicked: after is the panic
+	failed  bool   // the step panicked: after is the panic
+	note    string // the protocol's note on why (Step.Note), or ""
 }
 
 // chartMsg is one message: who sent it at which step, and the step that
@@ -59,7 +63,10 @@ type chartMsg struct {
 // cannot be told apart, so the earliest is as true as any).
 func (t *Trace) chartOf() *chart {
 	top := t.Config.Topology
-	c := &chart{n: top.N, ids: t.Config.IDs, loopAt: t.LoopAt, breakAt: len(t.Steps) - 1}
+	c := &chart{n: top.N, ids: t.Config.IDs, loopAt: t.LoopAt, breakAt: len(t.Steps) - 1, differs: t.differsAt()}
+	if t.Differs != nil {
+		c.ref = t.Differs.Ref
+	}
 	if c.loopAt >= len(t.Steps) {
 		c.loopAt = -1
 	}
@@ -87,7 +94,7 @@ func (t *Trace) chartOf() *chart {
 	prev := t.Initial
 	for k, st := range t.Steps {
 		a := st.Action
-		cs := chartStep{proc: a.Proc, wake: a.Kind == spec.Wake, msg: -1}
+		cs := chartStep{proc: a.Proc, wake: a.Kind == spec.Wake, msg: -1, note: st.Note}
 		if !cs.wake && a.Edge >= 0 && a.Edge < len(pending) {
 			want := a.Msg
 			want.Time = 0
@@ -112,9 +119,7 @@ func (t *Trace) chartOf() *chart {
 		if st.Before != st.After {
 			cs.after = st.After
 		}
-		if strings.HasPrefix(st.After, "(") && k == len(t.Steps)-1 && (t.Property == invariants.StepPanicked || t.Property == invariants.StepPurity) {
-			cs.failed = true
-		}
+		cs.failed = t.failed(k)
 		if !cs.failed && a.Proc < len(st.State.Locals) && a.Proc < len(prev.Locals) {
 			before := t.sys.Machine.Decision(prev.Locals[a.Proc]).Status
 			if after := t.sys.Machine.Decision(st.State.Locals[a.Proc]).Status; after != before {

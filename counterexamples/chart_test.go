@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,27 +26,41 @@ func chartTraces(t *testing.T) map[string]*Trace {
 	}
 	out := map[string]*Trace{}
 	for _, p := range paths {
-		f, err := ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, ok := protocols.Lookup(f.Algo)
-		if !ok {
-			t.Fatalf("%s: no protocol %s", p, f.Algo)
-		}
-		o, err := Replay(f, m)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out[strings.TrimSuffix(filepath.Base(p), ".json")] = o.Trace
+		out[strings.TrimSuffix(filepath.Base(p), ".json")] = replayFile(t, p)
 	}
+	// cr-flip once more, with the step where cr parts ways marked.
+	tr := replayFile(t, filepath.Join("testdata", "cr-flip.json"))
+	cr, _ := protocols.Lookup("cr")
+	d, err := Against(tr, cr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Differs = &d
+	out["cr-flip-against-cr"] = tr
 	return out
+}
+
+// replayFile replays the trace file at path with its protocol.
+func replayFile(t *testing.T, path string) *Trace {
+	t.Helper()
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := protocols.Lookup(f.Algo)
+	if !ok {
+		t.Fatalf("%s: no protocol %s", path, f.Algo)
+	}
+	o, err := Replay(f, m)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return o.Trace
 }
 
 // TestGoldenCharts pins the SVG and Mermaid charts of every golden trace:
 // ELCHECK_REWRITE=1 (make golden) rewrites them.
 func TestGoldenCharts(t *testing.T) {
-	rewrite := os.Getenv("ELCHECK_REWRITE") != ""
 	for name, tr := range chartTraces(t) {
 		for _, g := range []struct {
 			ext    string
@@ -58,22 +71,7 @@ func TestGoldenCharts(t *testing.T) {
 				if err := g.render(&b); err != nil {
 					t.Fatal(err)
 				}
-				path := filepath.Join("testdata", "charts", name+g.ext)
-				if rewrite {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run make golden to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), b.String()); diff != "" {
-					t.Errorf("chart differs from %s (-golden +now):\n%s", path, diff)
-				}
+				golden(t, filepath.Join("testdata", "charts", name+g.ext), b.String())
 			})
 		}
 	}
@@ -126,6 +124,7 @@ var (
 	mmParticipant = regexp.MustCompile(`^participant (p\d+) as p\d+ \(id \d+\)$`)
 	mmMessage     = regexp.MustCompile(`^(p\d+)(?:->>|-\))(p\d+): [^;#]+$`)
 	mmNote        = regexp.MustCompile(`^Note over (p\d+)(?:,(p\d+))?: [^;#]+$`)
+	mmNoteRight   = regexp.MustCompile(`^Note right of (p\d+): [^;#]+$`)
 	mmLoop        = regexp.MustCompile(`^loop steps \d+ to \d+ repeat forever$`)
 	mmRect        = regexp.MustCompile(`^rect rgb\(\d{1,3}, \d{1,3}, \d{1,3}\)$`)
 	mmComment     = regexp.MustCompile(`^%% [^\n]*$`)
@@ -168,11 +167,13 @@ func TestMermaidChart(t *testing.T) {
 					continue
 				}
 				used = used || !mmComment.MatchString(s)
-				switch m := [2][]string{mmMessage.FindStringSubmatch(s), mmNote.FindStringSubmatch(s)}; {
+				switch m := [3][]string{mmMessage.FindStringSubmatch(s), mmNote.FindStringSubmatch(s), mmNoteRight.FindStringSubmatch(s)}; {
 				case m[0] != nil:
 					use(k, m[0][1], m[0][2])
 				case m[1] != nil:
 					use(k, m[1][1], m[1][2])
+				case m[2] != nil:
+					use(k, m[2][1])
 				case mmLoop.MatchString(s), mmRect.MatchString(s):
 					depth++
 				case s == "end":

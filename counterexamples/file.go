@@ -15,7 +15,8 @@ import (
 // FormatVersion is the version of the JSON trace format. Version 2 added
 // Edges, the network's channels; ReadFile still reads version 1, which has
 // none and was only ever written for the one-way ring (the only network
-// elcheck had), so its network follows from n.
+// elcheck had), so its network follows from n. FileStep.Note, optional,
+// came later within version 2: files without it read as before.
 const FormatVersion = 2
 
 // File is a trace as `-trace-out` writes it and `elcheck replay` reads it.
@@ -39,7 +40,9 @@ type File struct {
 }
 
 // FileStep is one step: a wake-up, or the delivery of a message to a
-// process on one of its ports. Text repeats it for a person.
+// process on one of its ports. Text repeats it for a person, and Note is
+// the protocol's note on why the step did what it did (omitted when it has
+// none; replay recomputes notes, so it reads no note from a file).
 type FileStep struct {
 	Event   string       `json:"event"`
 	Process int          `json:"process"`
@@ -47,6 +50,7 @@ type FileStep struct {
 	From    int          `json:"from"`
 	Message *FileMessage `json:"message,omitempty"`
 	Text    string       `json:"text"`
+	Note    string       `json:"note,omitempty"`
 }
 
 // FileEdge is one channel: from a process's port to a process's port.
@@ -87,7 +91,7 @@ func (t *Trace) ToFile() *File {
 		Edges: Edges(t.Config.Topology), Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
 	for _, st := range t.Steps {
 		a := st.Action
-		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Text: t.describe(a)}
+		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Text: t.describe(a), Note: st.Note}
 		if a.Kind == spec.Deliver {
 			ed := t.Config.Topology.Edges[a.Edge]
 			fs.Port, fs.From = int(ed.To.Port), ed.From.Node

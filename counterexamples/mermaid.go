@@ -18,7 +18,8 @@ func mermaidText(s string) string {
 // WriteMermaid renders the trace as a Mermaid sequenceDiagram, which
 // GitHub and GitLab draw in Markdown: a participant per process, a message
 // per delivery (async, open arrows for the messages still in flight at the
-// end), notes for wake-ups, new local states and the violation, a loop
+// end), notes for wake-ups, new local states, the protocol's notes on why
+// (right of the process) and the violation, a loop
 // block around a lasso's loop and a red rect around the step where the
 // property breaks. The output is deterministic; golden files pin it.
 func (t *Trace) WriteMermaid(w io.Writer) error {
@@ -45,6 +46,12 @@ func (t *Trace) WriteMermaid(w io.Writer) error {
 		} else if s.msg >= 0 {
 			m := c.msgs[s.msg]
 			fmt.Fprintf(&b, "%s%s->>%s: %s\n", indent, c.procs[m.from], p, mermaidText(m.label))
+		}
+		if s.note != "" {
+			fmt.Fprintf(&b, "%sNote right of %s: why: %s\n", indent, p, mermaidText(s.note))
+		}
+		if k == c.differs {
+			fmt.Fprintf(&b, "%sNote right of %s: DIFFERS from %s\n", indent, p, mermaidText(c.ref))
 		}
 		if s.after != "" {
 			after := mermaidText(s.after)

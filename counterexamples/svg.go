@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +22,7 @@ const (
 	charW     = 7.25
 	rowH      = 44 // a row holds a line above its centre (the event) and one below (the new state)
 	maxChars  = 32 // longer labels are cut with an ellipsis; the full text is the tooltip
+	noteChars = 56 // the same for the protocol's notes, in a column of their own
 	margin    = 12
 	headerTop = margin
 	headerH   = 36
@@ -58,12 +60,20 @@ func esc(s string) string {
 }
 
 // cut shortens s to maxChars characters, the last an ellipsis.
-func cut(s string) string {
-	if utf8.RuneCountInString(s) <= maxChars {
+func cut(s string) string { return cutTo(s, maxChars) }
+
+// cutTo shortens s to limit characters, the last an ellipsis.
+func cutTo(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:maxChars-1]) + "…"
+	return string(r[:limit-1]) + "…"
+}
+
+// joinNonEmpty joins the non-empty strings of parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), sep)
 }
 
 // textWidth is the width of s in the chart's font.
@@ -74,7 +84,12 @@ func textWidth(s string) float64 { return float64(utf8.RuneCountInString(s)) * c
 // its box: from 10 px above the baseline to 4 px below (the font's ascent
 // and descent at 12 px, rounded out).
 func (l *svgLayout) text(x, y float64, anchor, class, full string) {
-	s := cut(full)
+	l.textCut(x, y, anchor, class, full, maxChars)
+}
+
+// textCut is text with labels cut to limit characters.
+func (l *svgLayout) textCut(x, y float64, anchor, class, full string, limit int) {
+	s := cutTo(full, limit)
 	w := textWidth(s)
 	x0 := x
 	switch anchor {
@@ -231,6 +246,18 @@ func (t *Trace) layoutSVG() *svgLayout {
 			l.text(x, y+16, "middle", cls, s.after)
 		}
 	}
+	// The protocol's notes, in a column right of everything the steps'
+	// rows hold, so that a note meets no other label.
+	noteX := max(l.maxX, left+colW*float64(c.n)) + 16
+	for k, s := range c.steps {
+		switch {
+		case k == c.differs:
+			// Where a reference protocol parts ways (-against).
+			l.textCut(noteX, rowY(k)+4, "start", "diff", joinNonEmpty(": ", "≠ "+c.ref, s.note), noteChars)
+		case s.note != "":
+			l.textCut(noteX, rowY(k)+4, "start", "why", s.note, noteChars)
+		}
+	}
 	for j, mi := range flying {
 		k := len(c.steps) + j
 		y, m := rowY(k), c.msgs[mi]
@@ -257,6 +284,11 @@ func (t *Trace) layoutSVG() *svgLayout {
 	if c.breakNote != "" {
 		for _, s := range wrap(fmt.Sprintf("step %d: %s", c.breakAt+1, c.breakNote), chars) {
 			lines = append(lines, [2]string{"cap", s})
+		}
+	}
+	if t.Differs != nil {
+		for _, s := range wrap(t.Differs.String(), chars) {
+			lines = append(lines, [2]string{"diff", s})
 		}
 	}
 	for _, s := range wrap(fmt.Sprintf("%s, %s", t.Algo, t.Config), chars) {
@@ -299,6 +331,8 @@ text.leader, text.lost, text.fail { font-weight: bold; }
 .brkrow { fill: #fde4e4; }
 text.brk { fill: #b00; font-weight: bold; }
 .cap { fill: #b00; }
+.why { fill: #666; font-style: italic; }
+.diff { fill: #a50; font-weight: bold; }
 .conf { fill: #555; }
 </style>
 <defs>
@@ -311,7 +345,8 @@ text.brk { fill: #b00; font-weight: bold; }
 // lifeline per process, time flowing down a row per step, an arrow per
 // message from the step that sent it to the step that delivered it (open
 // and dashed when it is still in flight at the end), wake-ups and new
-// local states on the lifelines (decisions emphasised), a lasso's loop
+// local states on the lifelines (decisions emphasised), the protocol's
+// notes on why each step did what it did (in a column on the right), a lasso's loop
 // bracketed, and the step where the property breaks highlighted, with the
 // property in the caption. The output is deterministic; golden files pin
 // it.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
+	"github.com/elcheck/elcheck/spec"
 )
 
 // WriteText renders the trace for a person: the configuration, the initial
@@ -33,28 +34,24 @@ func (t *Trace) WriteText(w io.Writer) error {
 		}
 		before := sent
 		sent += len(st.Sends)
+		mark := ""
+		if k == t.differsAt() {
+			mark = "   <- differs from " + t.Differs.Ref
+		}
 		if counting {
-			fmt.Fprintf(&b, "step %d (%d messages sent so far): %s\n", k+1, sent, t.describe(st.Action))
+			fmt.Fprintf(&b, "step %d (%d messages sent so far): %s%s\n", k+1, sent, t.describe(st.Action), mark)
 		} else {
-			fmt.Fprintf(&b, "step %d: %s\n", k+1, t.describe(st.Action))
+			fmt.Fprintf(&b, "step %d: %s%s\n", k+1, t.describe(st.Action), mark)
 		}
 		if bound >= 0 && before <= bound && sent > bound {
 			fmt.Fprintf(&b, "    -- the bound is crossed here: %d messages, more than %s = %d\n", sent, t.sys.Info.Bound.Formula, bound)
 		}
 		fmt.Fprintf(&b, "    %s -> %s\n", st.Before, st.After)
+		if st.Note != "" {
+			fmt.Fprintf(&b, "    why: %s\n", st.Note)
+		}
 		if len(st.Sends) > 0 {
-			var sent []string
-			for _, s := range st.Sends {
-				e := t.Config.Topology.Edges
-				to := -1
-				for _, ed := range e {
-					if ed.From.Node == st.Action.Proc && ed.From.Port == s.Port {
-						to = ed.To.Node
-					}
-				}
-				sent = append(sent, fmt.Sprintf("%s to p%d", t.msg(s.Msg), to))
-			}
-			fmt.Fprintf(&b, "    sends %s\n", strings.Join(sent, ", "))
+			fmt.Fprintf(&b, "    sends %s\n", t.sendsText(st.Action.Proc, st.Sends, t.sys.Info.Messages))
 		}
 		if fl := t.inFlight(st.State); fl != "" {
 			fmt.Fprintf(&b, "    in flight: %s\n", fl)
@@ -64,8 +61,30 @@ func (t *Trace) WriteText(w io.Writer) error {
 		b.WriteString("final state:\n")
 		t.writeState(&b, t.Final())
 	}
+	if t.Differs != nil {
+		b.WriteString(t.Differs.String() + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sendsText renders what process proc sent in one step, its kinds named
+// by kinds: "probe(3) to p2, probe(1) to p2", or "nothing".
+func (t *Trace) sendsText(proc int, sends []spec.Send, kinds []string) string {
+	if len(sends) == 0 {
+		return "nothing"
+	}
+	var sent []string
+	for _, s := range sends {
+		to := -1
+		for _, ed := range t.Config.Topology.Edges {
+			if ed.From.Node == proc && ed.From.Port == s.Port {
+				to = ed.To.Node
+			}
+		}
+		sent = append(sent, fmt.Sprintf("%s to p%d", s.Msg.Format(kinds), to))
+	}
+	return strings.Join(sent, ", ")
 }
 
 // Text returns the rendering of WriteText.

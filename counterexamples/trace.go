@@ -5,6 +5,7 @@ package counterexamples
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -12,13 +13,15 @@ import (
 )
 
 // Step is one step of a rebuilt trace with what a person needs to follow
-// it: the event, the local state before and after, the messages sent, and
-// the global state after.
+// it: the event, the local state before and after, the messages sent, the
+// protocol's note on why (spec.Outbox.Note, "" if none), and the global
+// state after.
 type Step struct {
 	Action explore.Action
 	Before string
 	After  string
 	Sends  []spec.Send
+	Note   string
 	State  explore.State
 }
 
@@ -33,15 +36,20 @@ type Trace struct {
 	LoopAt  int
 	Initial explore.State
 	Steps   []Step
+	// Differs, if set, is where a reference protocol first parts ways with
+	// the trace (Against): the renderings mark that step.
+	Differs *Difference
 	sys     *explore.System
 }
 
-// Rebuild re-executes v's actions with m and records every state. It
+// Rebuild re-executes v's actions with m and records every state and the
+// protocol's notes (the search ran without them). It
 // fails if an action is not enabled where the trace says it is taken, or a
 // step other than a step-panicked trace's last fails: with a *Diverged
 // error, which holds the trace up to that step.
 func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 	sy := explore.NewSystem(m, v.Config)
+	sy.SetNotes(true)
 	t := &Trace{Algo: m.Info().Name, Property: v.Property, Detail: v.Detail, Config: v.Config, LoopAt: v.LoopAt, sys: sy}
 	t.Initial = sy.Initial()
 	s := t.Initial
@@ -51,7 +59,7 @@ func Rebuild(m spec.Machine, v *explore.Violation) (*Trace, error) {
 		}
 		before := m.Format(s.Locals[a.Proc])
 		next, sends, err := sy.Apply(&s, a)
-		st := Step{Action: a, Before: before, Sends: sends}
+		st := Step{Action: a, Before: before, Sends: sends, Note: sy.Note()}
 		if err != nil {
 			st.After = "(" + err.Detail + ")"
 			st.State = s
@@ -107,6 +115,21 @@ func (t *Trace) Final() explore.State {
 		return t.Initial
 	}
 	return t.Steps[len(t.Steps)-1].State
+}
+
+// failed reports whether step k (from 0) is the failing last step of a
+// step-panicked or step-purity trace: its After is the failure.
+func (t *Trace) failed(k int) bool {
+	return k == len(t.Steps)-1 && strings.HasPrefix(t.Steps[k].After, "(") &&
+		(t.Property == invariants.StepPanicked || t.Property == invariants.StepPurity)
+}
+
+// differsAt returns the step (from 0) Differs marks, or -1.
+func (t *Trace) differsAt() int {
+	if t.Differs == nil {
+		return -1
+	}
+	return t.Differs.Step - 1
 }
 
 // System returns the transition system the trace runs in.

@@ -110,6 +110,16 @@ func (sy *System) Enabled(s *State, dst []Action) []Action {
 	return dst
 }
 
+// SetNotes turns the protocol's notes (spec.Outbox.Note) on or off for the
+// steps Apply runs from now on. Rebuilding and replaying a trace turn them
+// on; the search never does, so that it pays nothing for them.
+func (sy *System) SetNotes(on bool) { sy.out.SetNoting(on) }
+
+// Note returns the notes of the last step Apply ran, with notes on, or "".
+// A system NewSystem returns runs every step it applies (only a searcher's
+// systems remember steps), so each step it applies has its own notes.
+func (sy *System) Note() string { return sy.out.Noted() }
+
 // StepError is a protocol's step that broke the contract: it panicked, sent
 // on a port the process does not have, or (found by the purity check) gave
 // a different result when run again on the same input.

@@ -168,13 +168,22 @@ func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
 			// entire ring. Hence P_i can declare itself the leader."
 			s.phase = crLeader
 			s.Leader = s.ID
+			if out.Noting() {
+				out.Note("own probe(%d) back: leader", k)
+			}
 			if p.variant != crNoSelected {
 				out.Send(next, spec.Message{Kind: crSelected, ID: s.ID})
 			}
 		case forward:
+			if out.Noting() {
+				out.Note("relay probe(%d): %d %s %d", k, s.ID, cmpSym(s.ID, k), k)
+			}
 			out.Send(next, ev.Msg)
 		default:
 			// Discard the probe: its sender cannot be the leader.
+			if out.Noting() {
+				out.Note("discard probe(%d): %d %s %d", k, s.ID, cmpSym(s.ID, k), k)
+			}
 		}
 	case crSelected:
 		x := ev.Msg.ID
@@ -185,9 +194,15 @@ func (p CR) Step(s CRState, ev spec.Event, out *spec.Outbox) CRState {
 			// each other probe ran ahead of the leader's probe, and of
 			// SELECTED behind it, until it was discarded at a larger id
 			// (at the leader at the latest).
+			if out.Noting() {
+				out.Note("own selected(%d) back: absorb", x)
+			}
 			return s
 		}
 		// Step 3: "leader := x; forward SELECTED(x) to right neighbor".
+		if out.Noting() {
+			out.Note("selected(%d): leader is %d, relay", x, x)
+		}
 		s.phase = crLost
 		s.Leader = x
 		out.Send(next, ev.Msg)
@@ -335,7 +350,13 @@ func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
 			// left: each initiator sent its token before forwarding the
 			// leader's, so every token reached the leader (and died there
 			// at the latest) before the leader's own token came back.
+			if out.Noting() {
+				out.Note("own ldr(%d) back: absorb", x)
+			}
 			return s
+		}
+		if out.Noting() {
+			out.Note("ldr(%d): leader is %d, relay", x, x)
 		}
 		if s.phase != crMinLeader {
 			if s.phase != crMinRelay {
@@ -352,6 +373,9 @@ func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
 		// Non-initiator: "repeat receive (tok, q); send (tok, q) to Next_p;
 		// if state_p = sleep then state_p := lost until false".
 		s.phase = crMinRelay
+		if out.Noting() {
+			out.Note("non-initiator: relay tok(%d)", q)
+		}
 		out.Send(next, ev.Msg)
 	case crMinCand, crMinLost, crMinLeader:
 		switch {
@@ -360,15 +384,24 @@ func (p CRMin) Step(s CRMinState, ev spec.Event, out *spec.Outbox) CRMinState {
 			// flood starts here.
 			s.phase = crMinLeader
 			s.Leader = s.ID
+			if out.Noting() {
+				out.Note("own tok(%d) back: leader", q)
+			}
 			out.Send(next, spec.Message{Kind: crMinLdr, ID: s.ID})
 		case q < s.ID:
 			// "if state_p = cand then state_p := lost; send (tok, q)".
 			if s.phase == crMinCand {
 				s.phase = crMinLost
 			}
+			if out.Noting() {
+				out.Note("relay tok(%d): %d < %d", q, q, s.ID)
+			}
 			out.Send(next, ev.Msg)
 		default:
 			// q > p: the token is swallowed.
+			if out.Noting() {
+				out.Note("swallow tok(%d): %d > %d", q, q, s.ID)
+			}
 		}
 	}
 	return s

@@ -175,6 +175,9 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 		// alike encode alike).
 		s.phase = dkrPassiveM
 		s.C = spec.None
+		if out.Noting() {
+			out.Note("passive: relay one(%d)", q)
+		}
 		out.Send(next, ev.Msg)
 
 	case ev.Msg.Kind != dkrOne && s.phase == dkrPassiveM:
@@ -182,9 +185,15 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 		// win_p := q".
 		out.Send(next, ev.Msg)
 		if ev.Msg.Kind == dkrSmall {
+			if out.Noting() {
+				out.Note("passive: relay small(%d), win := %d", q, q)
+			}
 			s.phase = dkrDone
 			s.Win = q
 		} else {
+			if out.Noting() {
+				out.Note("passive: relay two(%d)", q)
+			}
 			s.phase = dkrPassiveOne
 		}
 
@@ -195,8 +204,14 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 			// "acn_p is the minimum": c_p went round the whole ring, so p
 			// is the last active process. "send (small, acn_p)".
 			s.phase = dkrActiveSmall
+			if out.Noting() {
+				out.Note("one(%d) = own c: the last active, send small", q)
+			}
 			out.Send(next, spec.Message{Kind: dkrSmall, ID: s.Acn})
 		} else {
+			if out.Noting() {
+				out.Note("acn := %d, send two(%d)", q, q)
+			}
 			// "acn_p is current id of neighbor": "send (two, acn_p)".
 			s.phase = dkrActiveTwo
 			out.Send(next, spec.Message{Kind: dkrTwo, ID: s.Acn})
@@ -210,6 +225,13 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 		keep := s.Acn < s.C && s.Acn < q
 		if p.variant == dkrNoSecond {
 			keep = s.Acn < s.C // the bug: q is ignored
+		}
+		if out.Noting() {
+			verdict := "passive"
+			if keep {
+				verdict = fmt.Sprintf("active with c := %d", s.Acn)
+			}
+			out.Note("two(%d): acn %d %s c %d, acn %d %s %d: %s", q, s.Acn, cmpSym(s.Acn, s.C), s.C, s.Acn, cmpSym(s.Acn, q), q, verdict)
 		}
 		if keep {
 			// Next round: "send (one, c_p)".
@@ -230,6 +252,9 @@ func (p DKR) Step(s DKRState, ev spec.Event, out *spec.Outbox) DKRState {
 		// absorbed, and nothing else is in flight: every passive process
 		// relayed its one and now its small, and it was alone in being
 		// active.
+		if out.Noting() {
+			out.Note("own small(%d) back: win := %d", q, q)
+		}
 		s.phase = dkrDone
 		s.Win = q
 		s.C, s.Acn = spec.None, spec.None

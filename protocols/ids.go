@@ -57,3 +57,15 @@ func log2Floor(n int) int {
 	}
 	return k
 }
+
+// cmpSym is how a compares with b, as a step's note shows it: "<", "=" or
+// ">". Notes show the values a rule compared (spec.Outbox.Note).
+func cmpSym(a, b spec.ID) string {
+	switch {
+	case a < b:
+		return "<"
+	case a > b:
+		return ">"
+	}
+	return "="
+}

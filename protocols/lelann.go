@@ -151,6 +151,9 @@ func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState
 		// send (tok, q); if state_p = sleep then state_p := lost".
 		s.phase = lelannRelay
 		s.List = nil
+		if out.Noting() {
+			out.Note("woken by tok(%d): non-initiator, relay", ev.Msg.ID)
+		}
 		out.Send(next, ev.Msg)
 		return s
 	case lelannRelay:
@@ -166,6 +169,9 @@ func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState
 		if q != s.ID {
 			// "List_p := List_p ∪ {q}; send (tok, q) to Next_p".
 			s.List = withID(s.List, q)
+			if out.Noting() {
+				out.Note("tok(%d): add %d to the list, relay", q, q)
+			}
 			out.Send(next, ev.Msg)
 			return s
 		}
@@ -173,9 +179,12 @@ func (p LeLann) Step(s LeLannState, ev spec.Event, out *spec.Outbox) LeLannState
 		// has passed p by now: that initiator sent its own token before
 		// it forwarded p's, and order is kept all the way to p. So List_p
 		// holds every initiator and p receives nothing more.
-		best := minID(s.List)
+		best, rule := minID(s.List), "min"
 		if p.variant == lelannFlip {
-			best = maxID(s.List) // the bug
+			best, rule = maxID(s.List), "max" // the bug
+		}
+		if out.Noting() {
+			out.Note("own tok(%d) back: leader := %s %s = %d", q, rule, formatIDs(s.List), best)
 		}
 		s.Leader = best
 		if best == s.ID {
@@ -333,6 +342,9 @@ func (LeLannList) Step(s LeLannListState, ev spec.Event, out *spec.Outbox) LeLan
 		if s.phase == listActive {
 			s.List = withID(s.List, j)
 		}
+		if out.Noting() {
+			out.Note("elect(%d): add %d to the list, forward", j, j)
+		}
 		out.Send(next, ev.Msg)
 		return s
 	}
@@ -343,6 +355,9 @@ func (LeLannList) Step(s LeLannListState, ev spec.Event, out *spec.Outbox) LeLan
 	// the system. P_i can now determine the new coordinator node."
 	s.phase = listDecided
 	s.Coordinator = maxID(s.List)
+	if out.Noting() {
+		out.Note("own elect(%d) back: coordinator := max %s = %d", j, formatIDs(s.List), s.Coordinator)
+	}
 	s.List = nil
 	return s
 }

@@ -198,7 +198,13 @@ func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) Peterso
 	}
 	if ev.Msg.Kind == petersonElected {
 		if s.phase == petersonLeader {
+			if out.Noting() {
+				out.Note("own elected(%d) back: absorb", ev.Msg.ID)
+			}
 			return s // the announcement is back: absorb it
+		}
+		if out.Noting() {
+			out.Note("elected(%d): leader is %d, relay", ev.Msg.ID, ev.Msg.ID)
 		}
 		// Everyone else learns the leader and stops, whatever round it
 		// was in: its pending ntid or nntid is dropped.
@@ -222,6 +228,9 @@ func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) Peterso
 	if v == s.ID && !(p.variant == petersonNoCheck && s.phase == petersonRelay) {
 		// "if ... = initial value announce elected": the id went round.
 		// It is not forwarded; "elected" goes round instead.
+		if out.Noting() {
+			out.Note("tid(%d) = own id: elected", v)
+		}
 		s = PetersonState{ID: s.ID, Leader: s.ID, phase: petersonLeader}
 		out.Send(next, spec.Message{Kind: petersonElected, ID: s.ID})
 		return s
@@ -229,6 +238,9 @@ func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) Peterso
 	switch s.phase {
 	case petersonNtid:
 		// "receive(ntid); if tid > ntid send(tid) else send(ntid)".
+		if out.Noting() {
+			out.Note("ntid := %d, send max(tid %d, ntid %d)", v, s.Tid, v)
+		}
 		s.Ntid = v
 		s.phase = petersonNntid
 		out.Send(next, spec.Message{Kind: petersonTid, ID: max(s.Tid, s.Ntid)})
@@ -236,15 +248,26 @@ func (p Peterson) Step(s PetersonState, ev spec.Event, out *spec.Outbox) Peterso
 		// "receive(nntid); if ntid >= max(tid, nntid) then tid := ntid
 		// else goto relay".
 		if s.Ntid >= max(s.Tid, v) {
+			if out.Noting() {
+				out.Note("ntid %d >= max(tid %d, nntid %d): active, tid := %d", s.Ntid, s.Tid, v, s.Ntid)
+			}
 			s.Tid, s.Ntid = s.Ntid, spec.None
 			s = petersonStart(s, out) // "do forever": the next round's send(tid)
 		} else {
+			if out.Noting() {
+				out.Note("ntid %d < max(tid %d, nntid %d): relay", s.Ntid, s.Tid, v)
+			}
 			s = PetersonState{ID: s.ID, phase: petersonRelay}
 		}
 	case petersonRelay:
 		// "receive(tid); send(tid)".
 		if p.variant != petersonNoRelay {
+			if out.Noting() {
+				out.Note("relay: pass tid(%d) on", v)
+			}
 			out.Send(next, ev.Msg)
+		} else if out.Noting() {
+			out.Note("relay: drop tid(%d)", v)
 		}
 	}
 	return s

@@ -118,10 +118,15 @@ type Send struct {
 	Msg  Message
 }
 
-// Outbox collects the messages a step sends, in order. The explorer owns it
-// and resets it between steps, so a step allocates nothing to send.
+// Outbox collects the messages a step sends, in order, and, when the
+// explorer asks for them, the step's notes. The explorer owns it and
+// resets it between steps, so a step allocates nothing to send.
 type Outbox struct {
 	sends []Send
+	// noting turns notes on: only while a counterexample is rebuilt or
+	// replayed, never during the search.
+	noting bool
+	note   string
 }
 
 // Send queues m on port p. On FIFO channels, messages sent on the same port
@@ -132,4 +137,39 @@ func (o *Outbox) Send(p Port, m Message) { o.sends = append(o.sends, Send{p, m})
 func (o *Outbox) Sends() []Send { return o.sends }
 
 // Reset empties the outbox, keeping its storage.
-func (o *Outbox) Reset() { o.sends = o.sends[:0] }
+func (o *Outbox) Reset() { o.sends, o.note = o.sends[:0], "" }
+
+// Noting reports whether the step's notes are kept. They are only while a
+// counterexample is rebuilt or replayed; the search runs with notes off.
+// Guard every note with it,
+//
+//	if out.Noting() {
+//		out.Note("discard probe(%d): %d > %d", k, s.ID, k)
+//	}
+//
+// because building Note's arguments (boxing them into ...any) costs an
+// allocation even when Note would drop them: the guard makes a note free
+// during the search.
+func (o *Outbox) Noting() bool { return o.noting }
+
+// Note records why the step did what it did, in a few words (the rule that
+// fired, with the values it compared), formatted as by fmt.Sprintf, when
+// Noting is on; several notes of one step are joined by "; ". A note is
+// not part of the state: it is never encoded, hashed or compared, so it
+// cannot make two states differ or a step impure.
+func (o *Outbox) Note(format string, args ...any) {
+	if !o.noting {
+		return
+	}
+	n := fmt.Sprintf(format, args...)
+	if o.note != "" {
+		n = o.note + "; " + n
+	}
+	o.note = n
+}
+
+// SetNoting turns notes on or off, for the steps that follow.
+func (o *Outbox) SetNoting(on bool) { o.noting = on }
+
+// Noted returns the notes of the step since Reset, or "".
+func (o *Outbox) Noted() string { return o.note }

@@ -131,16 +131,33 @@ func (p Protocol) Step(s State, ev spec.Event, out *spec.Outbox) State {
 			if p.Relay {
 				out.Send(next, ev.Msg) // the bug
 			}
+			// A note says why, for the counterexample; the guard keeps
+			// the search from paying for its arguments.
+			if out.Noting() {
+				out.Note("own probe(%d) back: won", k)
+			}
 		case k > s.ID:
+			if out.Noting() {
+				out.Note("relay probe(%d): %d > %d", k, k, s.ID)
+			}
 			out.Send(next, ev.Msg)
+		default:
+			// k < s.ID: the probe dies here.
+			if out.Noting() {
+				out.Note("discard probe(%d): %d < %d", k, k, s.ID)
+			}
 		}
-		// k < s.ID: the probe dies here.
 	case announce:
 		if k != s.ID {
+			if out.Noting() {
+				out.Note("announce(%d): lost, relay", k)
+			}
 			s.Phase, s.Leader = lost, k
 			out.Send(next, ev.Msg)
+		} else if out.Noting() {
+			// The winner absorbs its own announcement.
+			out.Note("own announce(%d) back: absorb", k)
 		}
-		// The winner absorbs its own announcement.
 	}
 	return s
 }
