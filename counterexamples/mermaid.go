@@ -9,14 +9,15 @@ import (
 )
 
 // mermaidEscapes keep a label's meaning in a Mermaid message or note
-// (mermaid_grammar_test.go checks them against Mermaid's grammar): ';'
-// ends a statement and '#' a message (the rest is a comment), so both
-// become entity codes, which Mermaid shows as the character; '<' would
-// start HTML (<br> breaks the line) and '&' an entity; a line that has
-// "style" or "classDef", then ':' and '#', loses its last ';' before
-// parsing (encodeEntities), so their first letter is an entity code too;
-// a text starting with wrap: or nowrap: loses it (parseMessage), so its
-// colon is; and a line break would end the line.
+// (TestMermaidHostileLabels checks them with internal/mermaid, a
+// recognizer of Mermaid's grammar): ';' ends a statement and '#' a
+// message (the rest is a comment), so both become entity codes, which
+// Mermaid shows as the character; '<' would start HTML (<br> breaks the
+// line) and '&' an entity; a line that has "style" or "classDef", then
+// ':' and '#', loses its last ';' before parsing (encodeEntities), so
+// their first letter is an entity code too; a text starting with wrap: or
+// nowrap: loses it (parseMessage), so its colon is; and a line break
+// would end the line.
 var mermaidEscapes = strings.NewReplacer(
 	";", "#59;", "#", "#35;", "<", "#60;", "&", "#38;",
 	"style", "#115;tyle", "classDef", "#99;lassDef",
