@@ -1,9 +1,6 @@
 // Package mermaid is a recognizer of Mermaid's sequenceDiagram language,
-// for tests: elcheck's Mermaid charts are checked with it.
-package mermaid
-
-// A recognizer of Mermaid's sequenceDiagram language, translated by hand
-// from Mermaid's own grammar:
+// for tests: elcheck's Mermaid charts are checked with it (Parse). It is
+// translated by hand from Mermaid's own grammar:
 //
 //	github.com/mermaid-js/mermaid
 //	packages/mermaid/src/diagrams/sequence/parser/sequenceDiagram.jison
@@ -26,6 +23,7 @@ package mermaid
 // elcheck never emits (box, links, properties, details, accessibility
 // titles, participant configs) are refused rather than guessed at, which
 // errs on the side of failing.
+package mermaid
 
 import (
 	"fmt"
