@@ -35,9 +35,12 @@ static:
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
 ## purity: the static purity check (docs/purity.md) on the built-in
-## protocols and their tests, so that they stay clean.
+## protocols and their tests, so that they stay clean; and on the worked
+## example module, a module of its own, so from inside it (elcheck-vet
+## builds there through its replace of this repository).
 purity:
 	$(GO) run ./cmd/elcheck-vet ./protocols/...
+	cd examples/crvariant && $(GO) run github.com/elcheck/elcheck/cmd/elcheck-vet ./...
 
 ## bench: the explorer's benchmarks (figures go to docs/benchmarks.md).
 bench:

@@ -28,9 +28,9 @@ var (
 var boundsCommand = &cli.Command{
 	Name:      "bounds",
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
-	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-plot=FILE.svg]",
+	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-orientation=any] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-chart=FILE.svg|.mmd|.md] [-plot=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
-		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, plotFlag, progressFlag},
+		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, boundsChartFlag, plotFlag, progressFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -94,10 +94,15 @@ func boundsAction(c *cli.Context) error {
 		sp.AllPlacements = template.AllPlacements
 		spaces = append(spaces, sp)
 	}
-	worstOut := c.String(worstOutFlag.Name)
-	if err := checkOutputs([2]string{"worst-out", worstOut}, [2]string{"plot", plot}); err != nil {
+	worstOut, chart := c.String(worstOutFlag.Name), c.String(boundsChartFlag.Name)
+	if err := verifyChartKind(chart); err != nil {
 		return err
 	}
+	if err := checkOutputs([2]string{"worst-out", worstOut}, [2]string{"chart", chart}, [2]string{"plot", plot}); err != nil {
+		return err
+	}
+	// The files drawn from the execution with the most messages.
+	fromWorst := [][2]string{{"worst-out", worstOut}, {"chart", chart}}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -128,12 +133,17 @@ func boundsAction(c *cli.Context) error {
 		if exceeded {
 			what = fmt.Sprintf("the execution that exceeds the declared bound (n=%d, %d > %d messages, configuration %s)", w.N, w.Bound.Max, w.Bound.Bound, w.Worst.Config)
 		}
-		switch {
-		case worstOut == "" && exceeded:
+		if worstOut == "" && exceeded {
 			fmt.Fprintf(&notes, "to save %s for elcheck replay, add -worst-out=FILE\n", what)
-		case worstOut == "":
+		}
+		switch {
+		case worstOut == "" && chart == "":
 		case (t.Incomplete != "" || t.Violated() != nil) && !exceeded:
-			fmt.Fprintf(&notes, "-worst-out: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n")
+			for _, o := range fromWorst {
+				if o[1] != "" {
+					fmt.Fprintf(&notes, "-%s: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n", o[0])
+				}
+			}
 			worstOut = ""
 		default:
 			trace, err := rebuild(m, w.Worst)
@@ -147,16 +157,30 @@ func boundsAction(c *cli.Context) error {
 			if err != nil {
 				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}
-			if err := writeTrace(trace, worstOut); err != nil {
-				fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))
-				writeErrs = append(writeErrs, "-worst-out: the execution was not written: "+oneLine(err))
-				worstOut = ""
-			} else {
-				fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
+			if worstOut != "" {
+				if err := writeTrace(trace, worstOut); err != nil {
+					fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))
+					writeErrs = append(writeErrs, "-worst-out: the execution was not written: "+oneLine(err))
+					worstOut = ""
+				} else {
+					fmt.Fprintf(&notes, "%s written to %s; re-run it with: elcheck replay %s\n", what, worstOut, worstOut)
+				}
+			}
+			if chart != "" {
+				if err := writeChart(chart, trace); err != nil {
+					fmt.Fprintf(&notes, "-chart: the chart of %s NOT written: %s\n", what, oneLine(err))
+					writeErrs = append(writeErrs, "-chart: the chart was not written: "+oneLine(err))
+				} else {
+					fmt.Fprintf(&notes, "the chart of %s written to %s\n", what, chart)
+				}
 			}
 		}
-	} else if worstOut != "" {
-		fmt.Fprintf(&notes, "-worst-out: nothing written: no configuration was measured\n")
+	} else {
+		for _, o := range fromWorst {
+			if o[1] != "" {
+				fmt.Fprintf(&notes, "-%s: nothing written: no configuration was measured\n", o[0])
+			}
+		}
 		worstOut = ""
 	}
 	if plot != "" {

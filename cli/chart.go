@@ -15,8 +15,12 @@ import (
 var (
 	chartFormatFlag = &cli.StringFlag{Name: "format", Usage: "the chart's `FORMAT`, svg or mermaid (default: from -o's extension, .svg, .mmd or .md; else svg)"}
 	chartOutFlag    = &cli.StringFlag{Name: "o", Usage: "write the chart to `OUT` (default: stdout)"}
-	// chartFlag is verify's: the counterexample's chart, if there is one.
+	// chartFlag is verify's and merge's: the counterexample's chart, if
+	// there is one.
 	chartFlag = &cli.StringFlag{Name: "chart", Usage: "write the counterexample's message-sequence chart, if any, to `FILE`: .svg for SVG, .mmd for Mermaid, .md for Mermaid in Markdown"}
+	// boundsChartFlag is bounds': the chart of the execution -worst-out
+	// writes, the step that crosses the declared bound highlighted.
+	boundsChartFlag = &cli.StringFlag{Name: "chart", Usage: "draw the execution with the most messages (as -worst-out writes it) as a message-sequence chart in `FILE`, the step that crosses the declared bound highlighted: .svg, .mmd or .md; the path is checked first"}
 )
 
 var chartCommand = &cli.Command{
@@ -107,7 +111,7 @@ func chartKind(format, out, outFlag string) (string, error) {
 	return "", usagef("-%s=%s: the extension %s names no chart format: use .svg, .mmd or .md%s", outFlag, out, ext, hint)
 }
 
-// verifyChartKind checks verify's -chart: a path whose extension names a
+// verifyChartKind checks -chart (verify's, merge's, bounds'): a path whose extension names a
 // format (and that can be written).
 func verifyChartKind(path string) error {
 	if path == "" {
@@ -154,23 +158,29 @@ func trailingFlags(fs *flag.FlagSet, args []string, usage string) error {
 	return nil
 }
 
-// saveChart writes verify's -chart, when there is a counterexample: like
-// -trace-out, a write that fails costs one line on stderr, not the
-// verdict.
+// saveChart writes -chart (verify's, merge's), when there is a
+// counterexample: like -trace-out, a write that fails costs one line on
+// stderr, not the verdict.
 func saveChart(c *cli.Context, t *counterexamples.Trace) {
 	path := c.String(chartFlag.Name)
 	if t == nil || path == "" {
 		return
 	}
-	kind, err := chartKind("", path, "chart")
-	var b []byte
-	if err == nil {
-		b, err = renderChart(t, kind)
-	}
-	if err == nil {
-		err = writeFile(path, b, 0o644)
-	}
-	if err != nil {
+	if err := writeChart(path, t); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "elcheck: -chart: the chart was not written: %s\n", oneLine(err))
 	}
+}
+
+// writeChart writes t's chart to path, in the format its extension names
+// (checked before the search by verifyChartKind).
+func writeChart(path string, t *counterexamples.Trace) error {
+	kind, err := chartKind("", path, "chart")
+	if err != nil {
+		return err
+	}
+	b, err := renderChart(t, kind)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, b, 0o644)
 }

@@ -1,10 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/elcheck/elcheck/internal/mermaid"
 )
 
 const chartTrace = "../counterexamples/testdata/cr-flip.json"
@@ -95,5 +103,111 @@ func TestChartBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// readChart reads a chart file back: SVG as well-formed XML, Mermaid
+// (bare or fenced in Markdown) with the recognizer of Mermaid's grammar.
+// It returns the Mermaid statements (none for SVG).
+func readChart(t *testing.T, path string) []mermaid.Statement {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch filepath.Ext(path) {
+	case ".svg":
+		dec := xml.NewDecoder(bytes.NewReader(b))
+		for {
+			if _, err := dec.Token(); errors.Is(err, io.EOF) {
+				return nil
+			} else if err != nil {
+				t.Fatalf("%s is not well-formed XML: %v", path, err)
+			}
+		}
+	case ".md":
+		s, head := strings.CutPrefix(string(b), "```mermaid\n")
+		s, tail := strings.CutSuffix(s, "```\n")
+		if !head || !tail {
+			t.Fatalf("%s is not one fenced mermaid block:\n%s", path, b)
+		}
+		b = []byte(s)
+	}
+	st, err := mermaid.Parse(string(b))
+	if err != nil || mermaid.Dropped(st) {
+		t.Fatalf("%s is not Mermaid as Mermaid reads it: %v\n%s", path, err, b)
+	}
+	return st
+}
+
+// hasRect says whether a Mermaid chart highlights a step.
+func hasRect(st []mermaid.Statement) bool {
+	return slices.ContainsFunc(st, func(s mermaid.Statement) bool { return s.Kind == "rect" })
+}
+
+// bounds -chart draws the execution -worst-out would write, the step that
+// crosses the declared bound highlighted; nothing when not every
+// configuration was measured.
+func TestBoundsChart(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name  string
+		args  []string
+		chart string // the file, in dir
+		code  int
+		note  string // in the report
+		rect  bool   // a Mermaid chart highlights the crossing
+	}{
+		{"exceeded, svg", []string{"-algo=dkr-nosecond", "-n=3"}, "a.svg", exitViolated, "the chart of the execution that exceeds the declared bound (n=3, 18 > 12 messages", false},
+		{"exceeded, mermaid", []string{"-algo=dkr-nosecond", "-n=3"}, "a.mmd", exitViolated, "written to " + filepath.Join(dir, "a.mmd"), true},
+		{"exceeded, markdown", []string{"-algo=dkr-nosecond", "-n=3"}, "a.md", exitViolated, "to save the execution that exceeds", true},
+		{"within", []string{"-algo=cr", "-n=3"}, "b.mmd", exitVerified, "the chart of the execution with the most messages (n=3, 9 messages", false},
+		{"not all measured", []string{"-algo=dkr", "-n=3..5", "-max-states=300"}, "c.svg", exitIncomplete, "-chart: nothing written: not every configuration was measured", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.chart)
+			code, out, stderr := elcheck(append(append([]string{"bounds"}, tt.args...), "-chart="+path)...)
+			if code != tt.code || !strings.Contains(out, tt.note) {
+				t.Fatalf("exit %d, want %d, and a report saying %q:\n%s%s", code, tt.code, tt.note, out, stderr)
+			}
+			if tt.code == exitIncomplete {
+				if _, err := os.Stat(path); err == nil {
+					t.Errorf("%s written though not every configuration was measured", path)
+				}
+				return
+			}
+			if st := readChart(t, path); filepath.Ext(path) != ".svg" && hasRect(st) != tt.rect {
+				t.Errorf("a highlighted step: %v, want %v", hasRect(st), tt.rect)
+			}
+		})
+	}
+	code, _, stderr := elcheck("bounds", "-algo=cr", "-n=3", "-chart="+filepath.Join(dir, "x.png"))
+	if code != exitUsage || !strings.Contains(stderr, "-chart=") {
+		t.Errorf("-chart=x.png: exit %d, want %d and a usage error:\n%s", code, exitUsage, stderr)
+	}
+}
+
+// merge -chart draws the merged counterexample.
+func TestMergeChart(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 2 {
+		_, out, _ := elcheck("verify", "-algo=cr-flip", "-n=3", fmt.Sprintf("-shard=%d/2", i), "-format=json")
+		files = append(files, filepath.Join(dir, fmt.Sprintf("s%d.json", i)))
+		if err := os.WriteFile(files[i], []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "m.mmd")
+	code, out, stderr := elcheck(append([]string{"merge", "-chart=" + path}, files...)...)
+	if code != exitViolated {
+		t.Fatalf("exit %d, want %d:\n%s%s", code, exitViolated, out, stderr)
+	}
+	if st := readChart(t, path); !hasRect(st) {
+		t.Errorf("the merged counterexample's chart highlights no step")
+	}
+	if code, _, stderr := elcheck(append([]string{"merge", "-chart=" + filepath.Join(dir, "m")}, files...)...); code != exitUsage {
+		t.Errorf("-chart without an extension: exit %d, want %d:\n%s", code, exitUsage, stderr)
 	}
 }

@@ -19,10 +19,10 @@ import (
 var mergeCommand = &cli.Command{
 	Name:  "merge",
 	Usage: "combine the JSON reports of the shards of a sweep (verify -shard=i/k -format=json) into one report",
-	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] FILE...\n\n" +
+	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] [-chart=FILE] FILE...\n\n" +
 		"exit 0: verified; 1: a violation found; 2: a file is unreadable or the files do not belong together; " +
 		"3: incomplete (a shard was cut short or is missing)",
-	Flags:           []cli.Flag{formatFlag, traceOutFlag},
+	Flags:           []cli.Flag{formatFlag, traceOutFlag, chartFlag},
 	Action:          mergeAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -51,7 +51,10 @@ func mergeAction(c *cli.Context) error {
 		}
 	}
 	traceOut := c.String(traceOutFlag.Name)
-	if err := checkOutputs([2]string{"trace-out", traceOut}); err != nil {
+	if err := verifyChartKind(c.String(chartFlag.Name)); err != nil {
+		return err
+	}
+	if err := checkOutputs([2]string{"trace-out", traceOut}, [2]string{"chart", c.String(chartFlag.Name)}); err != nil {
 		return err
 	}
 	var shards []shardReport
@@ -70,6 +73,7 @@ func mergeAction(c *cli.Context) error {
 		return err
 	}
 	rep.saveTrace(c, traceOut)
+	saveChart(c, rep.trace)
 	return rep.exit()
 }
 

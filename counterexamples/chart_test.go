@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -111,85 +110,6 @@ func TestSVGChart(t *testing.T) {
 							a.text, a.x0, a.y0, a.x1, a.y1, o.text, o.x0, o.y0, o.x1, o.y1)
 					}
 				}
-			}
-		})
-	}
-}
-
-// The lines WriteMermaid emits: the subset of Mermaid's sequenceDiagram
-// grammar that elcheck uses. The npm registry (and so @mermaid-js/parser)
-// is not reachable where these tests run, so the subset is checked here
-// instead of by Mermaid's own parser.
-var (
-	mmParticipant = regexp.MustCompile(`^participant (p\d+) as p\d+ \(id \d+\)$`)
-	mmMessage     = regexp.MustCompile(`^(p\d+)(?:->>|-\))(p\d+): [^;#]+$`)
-	mmNote        = regexp.MustCompile(`^Note over (p\d+)(?:,(p\d+))?: [^;#]+$`)
-	mmNoteRight   = regexp.MustCompile(`^Note right of (p\d+): [^;#]+$`)
-	mmLoop        = regexp.MustCompile(`^loop steps \d+ to \d+ repeat forever$`)
-	mmRect        = regexp.MustCompile(`^rect rgb\(\d{1,3}, \d{1,3}, \d{1,3}\)$`)
-	mmComment     = regexp.MustCompile(`^%% [^\n]*$`)
-)
-
-// TestMermaidChart checks every golden trace's Mermaid text against that
-// subset: every line one of its forms, participants declared before any
-// use, and the loop and rect blocks balanced.
-func TestMermaidChart(t *testing.T) {
-	for name, tr := range chartTraces(t) {
-		t.Run(name, func(t *testing.T) {
-			var b strings.Builder
-			if err := tr.WriteMermaid(&b); err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-			if lines[0] != "sequenceDiagram" {
-				t.Fatalf("first line %q, want sequenceDiagram", lines[0])
-			}
-			declared := map[string]bool{}
-			depth, used := 0, false
-			use := func(k int, ps ...string) {
-				for _, p := range ps {
-					if p != "" && !declared[p] {
-						t.Errorf("line %d: %s used before it is declared", k+1, p)
-					}
-				}
-			}
-			for k, ln := range lines[1:] {
-				k++
-				s := strings.TrimLeft(ln, " ")
-				if (len(ln)-len(s))%4 != 0 || s == "" {
-					t.Errorf("line %d: %q is not indented by fours", k+1, ln)
-				}
-				if m := mmParticipant.FindStringSubmatch(s); m != nil {
-					if used {
-						t.Errorf("line %d: participant declared after use", k+1)
-					}
-					declared[m[1]] = true
-					continue
-				}
-				used = used || !mmComment.MatchString(s)
-				switch m := [3][]string{mmMessage.FindStringSubmatch(s), mmNote.FindStringSubmatch(s), mmNoteRight.FindStringSubmatch(s)}; {
-				case m[0] != nil:
-					use(k, m[0][1], m[0][2])
-				case m[1] != nil:
-					use(k, m[1][1], m[1][2])
-				case m[2] != nil:
-					use(k, m[2][1])
-				case mmLoop.MatchString(s), mmRect.MatchString(s):
-					depth++
-				case s == "end":
-					if depth--; depth < 0 {
-						t.Errorf("line %d: end without a block", k+1)
-					}
-				case mmComment.MatchString(s):
-				default:
-					t.Errorf("line %d: %q is none of the forms elcheck emits", k+1, ln)
-				}
-			}
-			if depth != 0 {
-				t.Errorf("%d blocks left open", depth)
-			}
-			if len(declared) != tr.Config.Topology.N {
-				t.Errorf("%d participants declared, want %d", len(declared), tr.Config.Topology.N)
 			}
 		})
 	}

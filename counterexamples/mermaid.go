@@ -8,11 +8,31 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// mermaidText makes s safe inside a Mermaid message or note: ';' ends a
-// statement and '#' starts an entity code there, and a line break ends
-// the line.
+// mermaidEscapes keep a label's meaning in a Mermaid message or note
+// (TestMermaidHostileLabels checks them with internal/mermaid, a
+// recognizer of Mermaid's grammar): ';' ends a statement and '#' a
+// message (the rest is a comment), so both become entity codes, which
+// Mermaid shows as the character; '<' would start HTML (<br> breaks the
+// line) and '&' an entity; a line that has "style" or "classDef", then
+// ':' and '#', loses its last ';' before parsing (encodeEntities), so
+// their first letter is an entity code too; a text starting with wrap: or
+// nowrap: loses it (parseMessage), so its colon is; and a line break
+// would end the line.
+var mermaidEscapes = strings.NewReplacer(
+	";", "#59;", "#", "#35;", "<", "#60;", "&", "#38;",
+	"style", "#115;tyle", "classDef", "#99;lassDef",
+	"\n", " ", "\r", " ")
+
+// mermaidText makes s safe inside a Mermaid message or note (see
+// mermaidEscapes).
 func mermaidText(s string) string {
-	return strings.NewReplacer(";", ",", "#", "no.", "\n", " ", "\r", " ").Replace(s)
+	s = mermaidEscapes.Replace(s)
+	for _, w := range []string{"wrap:", "nowrap:", ":wrap:", ":nowrap:"} {
+		if strings.HasPrefix(strings.TrimSpace(s), w) {
+			return strings.Replace(s, ":", "#58;", 1)
+		}
+	}
+	return s
 }
 
 // WriteMermaid renders the trace as a Mermaid sequenceDiagram, which
@@ -23,10 +43,15 @@ func mermaidText(s string) string {
 // block around a lasso's loop and a red rect around the step where the
 // property breaks. The output is deterministic; golden files pin it.
 func (t *Trace) WriteMermaid(w io.Writer) error {
-	c := t.chartOf()
+	return t.chartOf().writeMermaid(w, fmt.Sprintf("%s, %s", t.Algo, t.Config))
+}
+
+// writeMermaid is WriteMermaid of the chart model, headed by a comment
+// naming what it shows.
+func (c *chart) writeMermaid(w io.Writer, title string) error {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
-	fmt.Fprintf(&b, "    %%%% %s\n", mermaidText(fmt.Sprintf("%s, %s", t.Algo, t.Config)))
+	fmt.Fprintf(&b, "    %%%% %s\n", mermaidText(title))
 	for i := range c.n {
 		fmt.Fprintf(&b, "    participant %s as %s (id %d)\n", c.procs[i], c.procs[i], c.ids[i])
 	}
