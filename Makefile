@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet static purity race bench golden bounds-doc clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc mermaid-check clean
 
 all: build test
 
@@ -33,6 +33,13 @@ vet:
 static:
 	$(GO) tool staticcheck ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
+
+## mermaid-check: the golden Mermaid charts parsed by Mermaid's own parser
+## under Node (npm ci fetches Mermaid and jsdom at the versions
+## tools/mermaid-check/package-lock.json pins). Not part of test, which
+## checks the same texts against Mermaid's grammar without Node.
+mermaid-check:
+	cd tools/mermaid-check && npm ci --no-audit --no-fund --silent && node check.mjs ../../counterexamples/testdata/charts/*.mmd ../../docs/charts/*.md
 
 ## purity: the static purity check (docs/purity.md) on the built-in
 ## protocols and their tests, so that they stay clean; and on the worked
