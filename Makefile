@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet static purity race bench golden bounds-doc clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc chromium clean
 
 all: build test
 
@@ -19,10 +19,16 @@ verify:
 ## test: vet, the static checks and the purity check, then every test;
 ## the worked example module (its own go.mod, outside ./...); the explorer
 ## again under the race detector.
-test: vet static purity
+test: vet static purity chromium
 	$(GO) test ./...
 	cd examples/crvariant && $(GO) vet ./... && $(GO) mod tidy -diff && $(GO) test ./...
 	$(GO) test -race -short ./explore/
+
+## chromium: under CI=true, install Debian's Chromium if it is missing:
+## the web page's browser tests (cli/serve_test.go) must run in CI, and
+## skip elsewhere when there is no Chromium.
+chromium:
+	@if [ "$$CI" = true ]; then command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium); fi
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
