@@ -91,11 +91,19 @@ func browser(t *testing.T) context.Context {
 		}
 		t.Skip("chromium is not installed: skipping the browser tests (apt-get install chromium, or make test with CI=true)")
 	}
+	// Not t.TempDir: Chromium's helper processes may still write into its
+	// profile as the browser stops, and t.TempDir fails a test whose
+	// directory it cannot remove. Removing it is best effort.
+	profile, err := os.MkdirTemp("", "elcheck-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(profile) })
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1000),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1300, 1000),
 	}
 	// A hang guard only: every wait below is for a condition, never a time.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -265,4 +273,43 @@ func TestBrowser(t *testing.T) {
 	if got := eval[string](p, `document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`); !strings.Contains(got, "id 1 is repeated") {
 		t.Errorf("the error shown: %q", got)
 	}
+}
+
+// TestScreenshots writes the README's screenshots of the page (cr-flip and
+// cr at n=6) to $ELCHECK_SCREENSHOTS (make web-screenshots: docs/web/);
+// without it the test skips.
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv("ELCHECK_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("ELCHECK_SCREENSHOTS is not set: no screenshots to write (make web-screenshots)")
+	}
+	ctx := browser(t)
+	p := page{t, ctx}
+	shot := func(name string) {
+		t.Helper()
+		var b []byte
+		p.run(chromedp.FullScreenshot(&b, 100))
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := startServe(t, "-algo=cr-flip", "-n=6")
+	p.open(addr)
+	p.do(chromedp.Click(`#events button[data-index="0"]`, chromedp.ByQuery))
+	p.do(chromedp.Click(`#events button[data-index="1"]`, chromedp.ByQuery))
+	shot("stepping.png")
+	p.do(chromedp.Click("#jump-cex", chromedp.ByID))
+	_, steps := p.position()
+	for range steps / 2 {
+		p.do(chromedp.Click("#forward", chromedp.ByID))
+	}
+	shot("counterexample-midway.png")
+	p.do(chromedp.Click("#end", chromedp.ByID))
+	shot("counterexample-end.png")
+
+	addr = startServe(t, "-algo=cr", "-n=6")
+	p.open(addr)
+	p.do(chromedp.Click("#jump-worst", chromedp.ByID))
+	p.do(chromedp.Click("#end", chromedp.ByID))
+	shot("most-messages.png")
 }

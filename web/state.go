@@ -340,12 +340,41 @@ func (s *Server) state(r *request) (*State, error) {
 	}
 	st.Terminal = len(st.Enabled) == 0 && st.Failed == ""
 	st.Properties = s.properties(sy, r.cfg, &final, st)
+	markViolation(t, st)
 	var b strings.Builder
 	if err := t.WriteSVG(&b); err != nil {
 		return nil, err
 	}
 	st.Chart = b.String()
 	return st, nil
+}
+
+// markViolation makes the chart show the property the state violates: as
+// a counterexample's chart when the last step broke it, else in the
+// caption with the step that did.
+func markViolation(t *counterexamples.Trace, st *State) {
+	for _, p := range st.Properties {
+		if p.Status != "violated" {
+			continue
+		}
+		since := len(t.Steps)
+		if p.Kind == invariants.Always.String() {
+			chk := invariants.NewChecker(t.System().Info, t.Config)
+			for since > 1 {
+				prev := &t.Steps[since-2].State
+				if v := chk.Always(t.System().View(prev, nil)); v == nil || v.Property != p.Name {
+					break
+				}
+				since--
+			}
+		}
+		if since == len(t.Steps) {
+			t.Property, t.Detail = p.Name, p.Detail
+		} else {
+			t.Detail += fmt.Sprintf("; %s is violated since step %d: %s", p.Name, since, p.Detail)
+		}
+		return
+	}
 }
 
 // stepBefore returns the state before t's last step.
@@ -377,8 +406,7 @@ func (s *Server) properties(sy *explore.System, cfg spec.Config, final *explore.
 		case found != nil && found.Property == p.Name:
 			ps.Status, ps.Detail = "violated", found.Detail
 		case found != nil && p.Kind == invariants.Always:
-			// The checker stops at the first violation.
-			ps.Status = "unknown"
+			ps.Status, ps.Detail = "unknown", "not judged: the checker stops at the first violation"
 		case p.Kind == invariants.AtEnd || p.Kind == invariants.Eventually:
 			if !st.Terminal {
 				ps.Status, ps.Detail = "pending", "judged when no event is enabled"

@@ -114,7 +114,7 @@ function drawNetwork(st) {
   mk.append(el("svg:path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#555" }));
   defs.append(mk);
   svg.append(defs);
-  const n = st.processes.length, cx = 280, cy = 255, R = n <= 2 ? 120 : 175, r = 30;
+  const n = st.processes.length, cx = 330, cy = 265, R = n <= 2 ? 120 : 175, r = 30;
   const pos = st.processes.map((_, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
     return { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), dx: Math.cos(a), dy: Math.sin(a) };
@@ -148,11 +148,12 @@ function drawNetwork(st) {
     g.append(el("svg:circle", { cx: P.x, cy: P.y, r }));
     g.append(el("svg:text", { class: "pname", x: P.x, y: P.y - 3, "text-anchor": "middle" }, "p" + i));
     g.append(el("svg:text", { class: "pid", x: P.x, y: P.y + 14, "text-anchor": "middle" }, "id " + p.id));
-    const tx = P.x + P.dx * (r + 10), ty = P.y + P.dy * (r + 14) + 4;
+    const tx = P.x + P.dx * (r + 10);
+    // above a process near the top, a second line goes above the first
+    const ty = P.y + P.dy * (r + 14) + 4 - (p.asleep && P.dy < -0.3 ? 14 : 0);
     const anchor = P.dx > 0.3 ? "start" : P.dx < -0.3 ? "end" : "middle";
-    let label = p.state;
-    if (p.asleep) label += " (wake pending)";
-    g.append(el("svg:text", { class: "pstate", x: tx, y: ty, "text-anchor": anchor }, label));
+    g.append(el("svg:text", { class: "pstate", x: tx, y: ty, "text-anchor": anchor }, p.state));
+    if (p.asleep) g.append(el("svg:text", { class: "pwake", x: tx, y: ty + 14, "text-anchor": anchor }, "wake-up pending"));
     svg.append(g);
   });
 }
