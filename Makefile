@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet static purity race bench golden bounds-doc chromium clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc chromium web-screenshots clean
 
 all: build test
 
@@ -70,6 +70,11 @@ bounds-doc: build
 		printf '\n![%s: messages per execution against the declared bound](bounds/%s.svg)\n' $$a $$a >> docs/bounds.md.new; \
 	done
 	mv docs/bounds.md.new docs/bounds.md
+
+## web-screenshots: rewrite the web page's screenshots in docs/web/ (in
+## headless Chromium; docs/web.md).
+web-screenshots:
+	ELCHECK_SCREENSHOTS=$(CURDIR)/docs/web $(GO) test -count=1 -run '^TestScreenshots$$' ./cli/
 
 ## golden: rewrite the golden counterexamples after a reviewed change.
 golden:

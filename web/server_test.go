@@ -16,6 +16,7 @@ import (
 	"github.com/elcheck/elcheck"
 	"github.com/elcheck/elcheck/bounds"
 	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -220,6 +221,14 @@ func TestJumps(t *testing.T) {
 		if st.Config != cex.Config.String() || !violated(st, j.Property) {
 			t.Errorf("%s: the jump ends in %s with %+v", tc.algo, st.Config, st.Properties)
 		}
+		// One step past the violation: the chart says since when.
+		if len(st.Enabled) > 0 {
+			j2 := j
+			j2.Path = append(slices.Clone(j.Path), 0)
+			if st2 := followJump(t, ts, j2); !strings.Contains(st2.Chart, fmt.Sprintf("%s is violated since step %d", j.Property, len(j.Path))) {
+				t.Errorf("%s: one step past the violation, the chart does not say since when", tc.algo)
+			}
+		}
 		// The same trace, uploaded, is the same jump.
 		b, err := json.Marshal(cex.ToFile())
 		if err != nil {
@@ -241,6 +250,19 @@ func TestJumps(t *testing.T) {
 	}
 	if st := followJump(t, ts, j); int64(st.Messages) != row.Stats[0].Max || !st.Terminal {
 		t.Errorf("the worst execution sends %d messages (terminal %v), bounds measures %d", st.Messages, st.Terminal, row.Stats[0].Max)
+	}
+	// The file bounds -worst-out writes is the same jump.
+	worst, err := counterexamples.Rebuild(m, row.Worst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(worst.ToFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up Jump
+	if got := get(t, "POST", ts.URL+"/api/trace", string(b), &up); got != 200 || up.Query != j.Query || !slices.Equal(up.Path, j.Path) {
+		t.Errorf("the worst execution uploaded: %d %+v, want %+v", got, up, j)
 	}
 	if got := get(t, "GET", ts.URL+"/api/counterexample", "", &j); got != 200 || j.Found || !strings.Contains(j.Note, "no counterexample") {
 		t.Errorf("cr has a counterexample: %d %+v", got, j)
