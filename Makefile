@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet static purity race bench golden bounds-doc chromium web-screenshots clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc chromium web web-screenshots clean
 
 all: build test
 
@@ -71,6 +71,13 @@ bounds-doc: build
 	done
 	mv docs/bounds.md.new docs/bounds.md
 
+## web: the explorer page as a static site in $(WEB_OUT), the checker
+## compiled to WebAssembly: serve the folder with any static file server
+## (docs/web.md). Small n only.
+WEB_OUT ?= webdist
+web:
+	GO=$(GO) ./cmd/elcheck-wasm/build.sh $(WEB_OUT)
+
 ## web-screenshots: rewrite the web page's screenshots in docs/web/ (in
 ## headless Chromium; docs/web.md).
 web-screenshots:
@@ -81,4 +88,4 @@ golden:
 	ELCHECK_REWRITE=1 $(GO) test ./... -run Golden
 
 clean:
-	rm -rf bin
+	rm -rf bin webdist

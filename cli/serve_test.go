@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,16 +201,50 @@ func cliCounterexample(t *testing.T, args ...string) (property string, steps int
 	return v[1], steps, file
 }
 
-// TestBrowser opens the page for cr-flip n=4 in a real browser, jumps to
-// the counterexample, steps to its end and finds the violation the CLI
-// prints; steps back and forward through the same states; loads the trace
-// file the CLI wrote; and shows a bad request's error.
+// TestBrowser drives the page elcheck serve serves in a real browser
+// (exercise).
 func TestBrowser(t *testing.T) {
 	ctx := browser(t)
-	property, steps, file := cliCounterexample(t, "-algo=cr-flip", "-n=4")
 	addr := startServe(t, "-algo=cr-flip", "-n=4")
+	exercise(page{t, ctx}, addr+"?")
+}
+
+// TestBrowserWasm: the same for the WebAssembly build (make web), served
+// as plain files.
+func TestBrowserWasm(t *testing.T) {
+	ctx := browser(t)
 	p := page{t, ctx}
-	p.open(addr)
+	exercise(p, wasmSite(t)+"?algo=cr-flip&n=4&")
+	if got := eval[string](p, `document.getElementById("wasm-bar").textContent`); !strings.Contains(got, "small n only (1 to 6)") {
+		t.Errorf("the WebAssembly page says %q", got)
+	}
+}
+
+// wasmSite builds the WebAssembly page as make web does and serves the
+// folder as plain files; it returns the page's address.
+func wasmSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	build := exec.Command("sh", "cmd/elcheck-wasm/build.sh", dir)
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the WebAssembly page: %v\n%s", err, out)
+	}
+	ts := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/index.html"
+}
+
+// exercise opens the page for cr-flip n=4 at base (an address ending in
+// ? or &), jumps to the counterexample, steps to its end and finds the
+// violation the CLI prints; steps back and forward through the same
+// states; loads the trace file the CLI wrote; and shows a bad request's
+// error.
+func exercise(p page, base string) {
+	t := p.t
+	t.Helper()
+	property, steps, file := cliCounterexample(t, "-algo=cr-flip", "-n=4")
+	p.open(base)
 	if got := eval[string](p, `document.getElementById("algo").textContent`); got != "cr-flip (n=4)" {
 		t.Errorf("the page is for %q", got)
 	}
@@ -258,7 +293,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The trace file elcheck verify wrote: the same execution.
-	p.open(addr + "?upload")
+	p.open(base + "upload")
 	p.do(chromedp.SetUploadFiles("#trace-file", []string{file}, chromedp.ByID))
 	if at, n := p.position(); at != 0 || n != steps || p.state() != states[0] {
 		t.Fatalf("the uploaded trace: step %d of %d", at, n)
@@ -269,14 +304,14 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// A bad request: the error, in words, on the page.
-	p.open(addr + "?bad#ids=1,1,2,3&path=&at=0")
+	p.open(base + "bad#ids=1,1,2,3&path=&at=0")
 	if got := eval[string](p, `document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`); !strings.Contains(got, "id 1 is repeated") {
 		t.Errorf("the error shown: %q", got)
 	}
 }
 
 // TestScreenshots writes the README's screenshots of the page (cr-flip and
-// cr at n=6) to $ELCHECK_SCREENSHOTS (make web-screenshots: docs/web/);
+// cr at n=6, and the WebAssembly build) to $ELCHECK_SCREENSHOTS (make web-screenshots: docs/web/);
 // without it the test skips.
 func TestScreenshots(t *testing.T) {
 	dir := os.Getenv("ELCHECK_SCREENSHOTS")
@@ -312,4 +347,9 @@ func TestScreenshots(t *testing.T) {
 	p.do(chromedp.Click("#jump-worst", chromedp.ByID))
 	p.do(chromedp.Click("#end", chromedp.ByID))
 	shot("most-messages.png")
+
+	p.open(wasmSite(t) + "?algo=cr-flip&n=6")
+	p.do(chromedp.Click("#jump-cex", chromedp.ByID))
+	p.do(chromedp.Click("#end", chromedp.ByID))
+	shot("wasm.png")
 }

@@ -38,15 +38,26 @@ function showNote(msg) {
   e.hidden = !msg;
 }
 
+// api asks the server, or, in the WebAssembly build (make web), elcheck
+// running in this page (window.elcheckLocal, set by wasm.js).
 async function api(url, opts) {
-  const r = await fetch(url, opts);
+  let status, text;
+  if (window.elcheckLocal) {
+    const r = await window.elcheckLocal((opts && opts.method) || "GET", url, opts && opts.body);
+    status = r.status;
+    text = r.body;
+  } else {
+    const r = await fetch(url, opts);
+    status = r.status;
+    text = await r.text();
+  }
   let body;
   try {
-    body = await r.json();
+    body = JSON.parse(text);
   } catch (e) {
-    throw new Error("the server's answer is not JSON (" + r.status + ")");
+    throw new Error("the answer is not JSON (" + status + ")");
   }
-  if (!r.ok) throw new Error(body.error || "error " + r.status);
+  if (status >= 400) throw new Error(body.error || "error " + status);
   return body;
 }
 
@@ -198,6 +209,7 @@ window.addEventListener("hashchange", () => { readHash(); load(); });
 
 (async function init() {
   try {
+    if (window.elcheckReady) await window.elcheckReady;
     const info = await api("api/info");
     $("algo").textContent = info.algo + " (n=" + info.n + ")";
     $("doc").textContent = info.doc + (info.bug ? " (buggy variant: " + info.bug + ")" : "");
