@@ -15,13 +15,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-var addrFlag = &cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT`; port 0 picks a free one (default: 127.0.0.1:8080, this machine only)"}
+var (
+	addrFlag = &cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT`; port 0 picks a free one (default: 127.0.0.1:8080, this machine only)"}
+	// serveNFlag is -n with the page's limit.
+	serveNFlag = &cli.IntFlag{Name: nFlag.Name, Usage: fmt.Sprintf("the number `N` of processes, 1 to %d (required)", web.MaxN)}
+)
 
 var serveCommand = &cli.Command{
 	Name:            "serve",
 	Usage:           "serve a page for stepping through the protocol's executions in a browser",
 	UsageText:       fmt.Sprintf("elcheck serve -algo=cr-flip -n=4 [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-addr=127.0.0.1:8080] (n at most %d)", web.MaxN),
-	Flags:           []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, addrFlag},
+	Flags:           []cli.Flag{algoFlag, serveNFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, addrFlag},
 	Action:          serveAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
