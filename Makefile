@@ -5,7 +5,7 @@ GO ?= go
 ALGO ?= dkr
 N ?= 5
 
-.PHONY: all build verify test vet static purity race bench golden bounds-doc mermaid-check clean
+.PHONY: all build verify test vet static purity race bench golden bounds-doc mermaid-check chromium web web-screenshots clean
 
 all: build test
 
@@ -19,10 +19,16 @@ verify:
 ## test: vet, the static checks and the purity check, then every test;
 ## the worked example module (its own go.mod, outside ./...); the explorer
 ## again under the race detector.
-test: vet static purity
+test: vet static purity chromium
 	$(GO) test ./...
 	cd examples/crvariant && $(GO) vet ./... && $(GO) mod tidy -diff && $(GO) test ./...
 	$(GO) test -race -short ./explore/
+
+## chromium: under CI=true, install Debian's Chromium if it is missing:
+## the web page's browser tests (cli/serve_test.go) must run in CI, and
+## skip elsewhere when there is no Chromium.
+chromium:
+	@if [ "$$CI" = true ]; then command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium); fi
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -75,9 +81,21 @@ bounds-doc: build
 	done
 	mv docs/bounds.md.new docs/bounds.md
 
+## web: the explorer page as a static site in $(WEB_OUT), the checker
+## compiled to WebAssembly: serve the folder with any static file server
+## (docs/web.md). Small n only.
+WEB_OUT ?= webdist
+web:
+	GO=$(GO) ./cmd/elcheck-wasm/build.sh $(WEB_OUT)
+
+## web-screenshots: rewrite the web page's screenshots in docs/web/ (in
+## headless Chromium; docs/web.md).
+web-screenshots:
+	ELCHECK_SCREENSHOTS=$(CURDIR)/docs/web $(GO) test -count=1 -run '^TestScreenshots$$' ./cli/
+
 ## golden: rewrite the golden counterexamples after a reviewed change.
 golden:
 	ELCHECK_REWRITE=1 $(GO) test ./... -run Golden
 
 clean:
-	rm -rf bin
+	rm -rf bin webdist

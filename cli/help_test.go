@@ -46,7 +46,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestHelpErrors(t *testing.T) {
-	commands := "list, verify, bounds, merge, replay, chart, vet, help or version"
+	commands := "list, verify, bounds, merge, replay, chart, serve, vet, help or version"
 	tests := []struct {
 		name string
 		args []string

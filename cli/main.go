@@ -130,12 +130,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:        "elcheck",
 		Usage:       "model-check leader-election algorithms by exhaustion",
-		UsageText:   "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck chart trace.json -o trace.svg\nelcheck merge shard-*.json\nelcheck vet ./protocols/...\nelcheck help verify",
+		UsageText:   "elcheck verify -algo=dkr -n=5\nelcheck bounds -algo=cr -n=3..7\nelcheck list\nelcheck replay trace.json\nelcheck chart trace.json -o trace.svg\nelcheck serve -algo=cr-flip -n=4\nelcheck merge shard-*.json\nelcheck vet ./protocols/...\nelcheck help verify",
 		Description: "Exit codes: 0 verified, 1 violation found, 2 usage error, 3 incomplete, 4 internal error (a bug in elcheck).",
 		Version:     version(),
 		Writer:      stdout,
 		ErrWriter:   stderr,
-		Commands:    commands(listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand, chartCommand, vetCommand, helpCommand, versionCommand),
+		Commands:    commands(listCommand, verifyCommand, boundsCommand, mergeCommand, replayCommand, chartCommand, serveCommand, vetCommand, helpCommand, versionCommand),
 		Action:      noCommand,
 		// urfave/cli adds -h to the application only when it adds its own
 		// help command, which the application's help command replaces.

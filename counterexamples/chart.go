@@ -143,6 +143,11 @@ func (t *Trace) chartOf() *chart {
 		prev = st.State
 	}
 	c.caption = t.Property + ": " + t.Detail
+	if t.Property == "" {
+		// Not a violation (an execution being explored step by step, as
+		// the web page does): nothing breaks, and the detail is the caption.
+		c.breakAt, c.caption = -1, t.Detail
+	}
 	return c
 }
 

@@ -121,14 +121,20 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseFile(b, path)
+}
+
+// ParseFile reads a JSON trace from b; name says where it came from, in
+// errors (a path, or "the upload").
+func ParseFile(b []byte, name string) (*File, error) {
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s is not an elcheck trace: %v", path, err)
+		return nil, fmt.Errorf("%s is not an elcheck trace: %v", name, err)
 	}
 	if f.Version < 1 || f.Version > FormatVersion {
-		return nil, fmt.Errorf("%s: trace format version %d, this elcheck reads versions 1 to %d", path, f.Version, FormatVersion)
+		return nil, fmt.Errorf("%s: trace format version %d, this elcheck reads versions 1 to %d", name, f.Version, FormatVersion)
 	}
 	return &f, nil
 }

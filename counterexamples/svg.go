@@ -278,8 +278,12 @@ func (t *Trace) layoutSVG() *svgLayout {
 	chars := int((l.width - 2*margin) / charW)
 	y := bottom + 20
 	var lines [][2]string
+	capClass := "cap"
+	if t.Property == "" {
+		capClass = "conf" // an execution, not a violation: not in red
+	}
 	for _, s := range wrap(c.caption, chars) {
-		lines = append(lines, [2]string{"cap", s})
+		lines = append(lines, [2]string{capClass, s})
 	}
 	if c.breakNote != "" {
 		for _, s := range wrap(fmt.Sprintf("step %d: %s", c.breakAt+1, c.breakNote), chars) {

@@ -139,6 +139,10 @@ func (t *Trace) proc(i int) string { return fmt.Sprintf("p%d (id %d)", i, t.Conf
 
 func (t *Trace) msg(m spec.Message) string { return m.Format(t.sys.Info.Messages) }
 
+// Describe labels action a as the text trace does: "p2 (id 5) wakes up",
+// "p3 (id 2) receives probe(5) from p2".
+func (t *Trace) Describe(a explore.Action) string { return t.describe(a) }
+
 func (t *Trace) describe(a explore.Action) string {
 	if a.Kind == spec.Wake {
 		return t.proc(a.Proc) + " wakes up"
