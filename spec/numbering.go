@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +13,8 @@ const maxNumberings = 1 << 16
 
 // Renumber returns t with process i's port p renamed num[i][p] (num[i] a
 // permutation of i's ports), its channels in the same order, its
-// symmetries recomputed, and a Label saying what moved. An identity num
+// symmetries recomputed, and a Label saying what moved (after t's own, a
+// network's links). An identity num
 // returns t as it was.
 func (t Topology) Renumber(num [][]Port) Topology {
 	r := Topology{Kind: t.Kind, N: t.N, Ports: t.Ports, Edges: make([]Edge, len(t.Edges))}
@@ -24,6 +26,11 @@ func (t Topology) Renumber(num [][]Port) Topology {
 	}
 	r.Symmetries = Generators(r.PortPreserving())
 	r.Label = numberingLabel(num)
+	if t.Label != "" && r.Label != "" {
+		r.Label = t.Label + "; " + r.Label
+	} else if t.Label != "" {
+		r.Label = t.Label
+	}
 	return r
 }
 
@@ -112,7 +119,7 @@ func nextNumbering(num [][]Port) bool {
 
 // nextPerm is the next permutation in lexicographic order, false (and p
 // unchanged) after the last.
-func nextPerm(p []Port) bool {
+func nextPerm[T cmp.Ordered](p []T) bool {
 	i := len(p) - 2
 	for i >= 0 && p[i] >= p[i+1] {
 		i--
