@@ -200,6 +200,23 @@ func ParseTopologyKind(s string) (TopologyKind, error) {
 	return 0, fmt.Errorf("unknown topology %q: use %s", s, strings.Join(KindNames(), ", "))
 }
 
+// Families returns the families a protocol declared on k runs on: k
+// first, then, for Graph, the families every network of which is a
+// connected graph (Tree, Complete): a protocol that assumes only a
+// connected network of two-way links runs on every one. (The rings are
+// among the connected graphs, and elcheck covers them there; BiRing's
+// rings of 1 and 2 are not simple graphs.)
+func (k TopologyKind) Families() []TopologyKind {
+	if k == Graph {
+		return []TopologyKind{Graph, Tree, Complete}
+	}
+	return []TopologyKind{k}
+}
+
+// Linked reports whether k's networks are given by their links
+// (NewNetwork): Tree, Graph, Complete.
+func (k TopologyKind) Linked() bool { return k == Tree || k == Graph || k == Complete }
+
 // KindNames lists every family's short Name, in TopologyKind order.
 func KindNames() []string {
 	var names []string

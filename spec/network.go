@@ -43,7 +43,7 @@ func MaxNetworkN(k TopologyKind) int {
 // links for a tree or graph ("links 0-1,1-2"), which names the instance.
 func NewNetwork(kind TopologyKind, n int, links [][2]int) (Topology, error) {
 	switch {
-	case kind != Tree && kind != Graph && kind != Complete:
+	case !kind.Linked():
 		return Topology{}, fmt.Errorf("a %v is not given by its links", kind)
 	case n < 1 || n > maxNodes:
 		return Topology{}, fmt.Errorf("a network has 1 to %d processes, not %d", maxNodes, n)
