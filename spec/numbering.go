@@ -51,14 +51,16 @@ func (t Topology) Renumber(num [][]Port) Topology {
 //
 // It fails when t has more than 65536 numberings to walk.
 func (t Topology) Numberings() ([]Topology, error) {
-	total := 1
+	total := 1.0 // a float: K_16's would overflow an int
 	for _, k := range t.Ports {
 		for f := 2; f <= k; f++ {
-			total *= f
-			if total > maxNumberings {
-				return nil, fmt.Errorf("the %v of %d has more than %d port numberings to enumerate", t.Kind, t.N, maxNumberings)
-			}
+			total *= float64(f)
 		}
+	}
+	if total > maxNumberings {
+		// A process with k ports has k! numberings: the complete graph of
+		// 5 has (4!)^5, a tree at most (n-1)! (a star).
+		return nil, fmt.Errorf("the %v of %d has %.0f port numberings (the product of k! over its processes, k ports each), more than the %d elcheck enumerates", t.Kind, t.N, total, maxNumberings)
 	}
 	group := t.Automorphisms()
 	num := make([][]Port, t.N)
