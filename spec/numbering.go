@@ -60,7 +60,11 @@ func (t Topology) Numberings() ([]Topology, error) {
 	if total > maxNumberings {
 		// A process with k ports has k! numberings: the complete graph of
 		// 5 has (4!)^5, a tree at most (n-1)! (a star).
-		return nil, fmt.Errorf("the %v of %d has %.0f port numberings (the product of k! over its processes, k ports each), more than the %d elcheck enumerates", t.Kind, t.N, total, maxNumberings)
+		name := fmt.Sprintf("the %v of %d", t.Kind, t.N)
+		if t.Label != "" {
+			name += " (" + t.Label + ")"
+		}
+		return nil, fmt.Errorf("%s has %.0f port numberings (the product of k! over its processes, k ports each), more than the %d elcheck enumerates", name, total, maxNumberings)
 	}
 	group := t.Automorphisms()
 	num := make([][]Port, t.N)
