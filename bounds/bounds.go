@@ -318,6 +318,11 @@ type Table struct {
 func Run(ctx context.Context, m spec.Machine, spaces []configs.Space, opts explore.Options) *Table {
 	t := &Table{Info: m.Info()}
 	if len(spaces) > 0 {
+		if len(spaces[0].Topologies) > 0 {
+			// The family measured: the protocol's own, or another it runs
+			// on (elcheck bounds -topology).
+			t.Info.Topology = spaces[0].Topologies[0].Kind
+		}
 		t.Channels = spaces[0].Channels
 		t.Space, t.Placements = describe(spaces[0])
 	}
@@ -364,6 +369,9 @@ func describe(sp configs.Space) (space, placements string) {
 	case sp.AllPlacements:
 		space = "every id placement"
 		placements = "the n! id placements with every process initiating"
+	case len(sp.Topologies) > 0 && sp.Topologies[0].Kind.Linked():
+		space = "every network of the family and every id placement up to its symmetries"
+		placements = "every network and its id placements up to its symmetries, with every process initiating"
 	default:
 		space = "every id placement up to rotation"
 		placements = "the (n-1)! id placements up to rotation with every process initiating (rotating a placement changes no figure, so this is the mean over all n! placements)"

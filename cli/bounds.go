@@ -28,8 +28,8 @@ var (
 var boundsCommand = &cli.Command{
 	Name:      "bounds",
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
-	UsageText: "elcheck bounds -algo=cr -n=3..7 [-ids=...] [-initiators=...|all] [-orientation=any] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-chart=FILE.svg|.mmd|.md] [-plot=FILE.svg]",
-	Flags: []cli.Flag{algoFlag, rangeFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
+	UsageText: "elcheck bounds -algo=cr -n=3..7 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...|all] [-orientation=any] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-chart=FILE.svg|.mmd|.md] [-plot=FILE.svg]",
+	Flags: []cli.Flag{algoFlag, rangeFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
 		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, boundsChartFlag, plotFlag, progressFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,
@@ -60,12 +60,21 @@ func boundsAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if !c.IsSet(rangeFlag.Name) {
-		return usagef("missing -n: a ring size like 5 or a range like 3..7, between 1 and %d", maxN)
-	}
-	lo, hi, err := parseRange(c.String(rangeFlag.Name))
+	_, gn, err := parseGraph(c)
 	if err != nil {
 		return err
+	}
+	if !c.IsSet(rangeFlag.Name) && gn == 0 {
+		return usagef("missing -n: a ring size like 5 or a range like 3..7, between 1 and %d", maxN)
+	}
+	lo, hi := gn, gn // the network given names its processes
+	if c.IsSet(rangeFlag.Name) {
+		if lo, hi, err = parseRange(c.String(rangeFlag.Name)); err != nil {
+			return err
+		}
+	}
+	if gn > 0 && lo != hi {
+		return usagef("-graph gives one network of %d processes: give one size, or leave -n out", gn)
 	}
 	if c.String(idsFlag.Name) != "" && lo != hi {
 		return usagef("-ids fixes one placement of n ids: give one size, e.g. -n=%d", lo)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -40,7 +41,11 @@ func listAction(c *cli.Context) error {
 		if in.Breaks != "" {
 			breaks = in.Breaks
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%v\t%s\t%s\n", in.Name, in.Topology, in.Winner, in.AllLearn, in.Channels, breaks)
+		var fams []string // the families it runs on (-topology)
+		for _, k := range in.Topology.Families() {
+			fams = append(fams, k.String())
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%v\t%s\t%s\n", in.Name, strings.Join(fams, ", "), in.Winner, in.AllLearn, in.Channels, breaks)
 	}
 	if err := w.Flush(); err != nil {
 		return err

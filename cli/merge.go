@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -108,7 +107,13 @@ func readReport(path string) (*jsonReport, error) {
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
-	sp, err := configs.NewSpace(kind, r.N)
+	var links [][2]int
+	if g := r.Space.Graph; g != "" {
+		if links, _, err = parseLinks(g); err != nil {
+			return nil, usagef("%s: %v", path, err)
+		}
+	}
+	sp, err := familySpace(r.Algo, kind, r.N, links, r.Space.Graph)
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
@@ -150,6 +155,7 @@ func belongTogether(a, b shardReport) error {
 			{"initiators", fmt.Sprint(r.Space.Initiators)},
 			{"all_placements", fmt.Sprint(r.Space.AllPlacements)},
 			{"orientation", r.Space.Orientation},
+			{"graph", r.Space.Graph},
 			{"search", r.Search},
 			{"exact", fmt.Sprint(r.Exact)},
 			{"comparison_only", fmt.Sprint(r.ComparisonOnly)},

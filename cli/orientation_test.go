@@ -8,22 +8,12 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/internal/fixtures"
-	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
 
 // withClockwise makes fixture-clockwise, a two-way-ring protocol that
 // relies on orientation, known to the commands for one test.
-func withClockwise(t *testing.T) {
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = func(name string) (spec.Machine, bool) {
-		if m := spec.Erase(fixtures.Clockwise{}); name == m.Info().Name {
-			return m, true
-		}
-		return protocols.Lookup(name)
-	}
-}
+func withClockwise(t *testing.T) { withMachine(t, spec.Erase(fixtures.Clockwise{})) }
 
 // -orientation=any reaches the search, the reports, replay and merge: a
 // protocol relying on orientation passes on the oriented ring and fails

@@ -97,6 +97,9 @@ type jsonSpace struct {
 	// Orientation is "any" when every port numbering was covered
 	// (-orientation=any), absent for the network's own.
 	Orientation string `json:"orientation,omitempty"`
+	// Graph is the one network checked (-graph), its links as given;
+	// absent for every network of the family.
+	Graph string `json:"graph,omitempty"`
 }
 
 type jsonShard struct {
@@ -135,8 +138,8 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 	whole := j.space
 	whole.Shard, whole.Shards = 0, 0
 	rep := &report{command: "verify", elapsed: r.Elapsed, trace: trace}
-	rep.jsonReport = jsonReport{Format: reportFormat, Algo: r.Algo, Topology: info.Topology.String(), N: r.N, Channels: r.Channels.String(),
-		Space:  jsonSpace{Description: spaceText(j.space), IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil, Orientation: orientation(j.space)},
+	rep.jsonReport = jsonReport{Format: reportFormat, Algo: r.Algo, Topology: family(j.space, info).String(), N: r.N, Channels: r.Channels.String(),
+		Space:  jsonSpace{Description: spaceText(j.space, j.graph), Graph: j.graph, IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil, Orientation: orientation(j.space)},
 		Search: j.opts.Search.String(), Exact: r.Exact, ComparisonOnly: j.opts.ComparisonOnly, POR: j.opts.POR,
 		Shard:        &jsonShard{Index: j.space.Shard, Count: max(j.space.Shards, 1)},
 		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
@@ -158,7 +161,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 				rep.Against = trace.Differs.String()
 			}
 		} else {
-			rep.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Topology: info.Topology.String(),
+			rep.Violation = &counterexamples.File{Version: counterexamples.FormatVersion, Algo: r.Algo, N: r.N, Topology: v.Config.Topology.Kind.String(),
 				Property: v.Property, Detail: v.Detail, IDs: v.Config.IDs, Initiators: v.Config.Initiators.Members(),
 				Channels: v.Config.Channels.String(), Edges: counterexamples.Edges(v.Config.Topology), LoopAt: -1, Steps: []counterexamples.FileStep{}}
 		}
@@ -174,12 +177,26 @@ func orientation(sp configs.Space) string {
 	return ""
 }
 
-func spaceText(sp configs.Space) string {
+// family is the family of the space's networks: the protocol's own, or
+// the one -topology chose.
+func family(sp configs.Space, info spec.Info) spec.TopologyKind {
+	if len(sp.Topologies) == 0 {
+		return info.Topology
+	}
+	return sp.Topologies[0].Kind
+}
+
+// spaceText describes the configurations of sp (graph: -graph's links).
+func spaceText(sp configs.Space, graph string) string {
+	linked := len(sp.Topologies) > 0 && sp.Topologies[0].Kind.Linked()
 	p := "every id placement up to rotation"
+	if linked {
+		p = "every id placement up to each network's symmetries"
+	}
 	if sp.AllPlacements {
 		p = "every id placement"
 	}
-	if sp.AnyNumbering {
+	if sp.AnyNumbering && !linked { // familyText says it for a network
 		p = "every orientation of each process and " + p
 		if !sp.AllPlacements {
 			p += " and reflection"
@@ -192,7 +209,7 @@ func spaceText(sp configs.Space) string {
 	if sp.Initiators != 0 {
 		i = fmt.Sprintf("initiators %v", sp.Initiators.Members())
 	}
-	return p + ", " + i
+	return familyText(sp, graph) + p + ", " + i
 }
 
 // saveTrace writes the counterexample's trace, if there is one, to path

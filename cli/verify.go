@@ -38,7 +38,7 @@ var (
 	nFlag          = &cli.IntFlag{Name: "n", Usage: fmt.Sprintf("the number `N` of processes, 1 to %d (required)", maxN)}
 	idsFlag        = &cli.StringFlag{Name: "ids", Usage: fmt.Sprintf("fix the id placement: the `IDS` at positions 0..n-1, e.g. 3,1,2,5,4, each %d to %d (default: every placement up to rotation)", spec.MinID, spec.MaxID)}
 	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: `POSITIONS` 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
-	orientFlag     = &cli.StringFlag{Name: "orientation", Value: "consistent", Usage: "on a two-way ring, `WHICH` port numberings: consistent (port 0 leads clockwise at every process) or any (every process either way, up to rotation and reflection: an unoriented ring) (default: consistent)"}
+	orientFlag     = &cli.StringFlag{Name: "orientation", Value: "consistent", Usage: "`WHICH` port numberings: consistent (on a two-way ring, port 0 leads clockwise at every process; on a network, each process numbers its ports in the order of its neighbours' positions) or any (every numbering of every process's ports, up to the network's automorphisms: on a two-way ring, an unoriented ring) (default: consistent)"}
 	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics `KIND`, fifo or bag (default: the protocol's)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
 	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "the search `ORDER`, bfs (shortest counterexamples) or dfs (default: bfs)"}
@@ -58,8 +58,8 @@ var (
 var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
-	UsageText: "elcheck verify -algo=dkr -n=5 [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
-	Flags: []cli.Flag{algoFlag, nFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, searchFlag,
+	UsageText: "elcheck verify -algo=dkr -n=5 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
+	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, searchFlag,
 		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
@@ -75,6 +75,7 @@ type job struct {
 	traceOut string
 	timeout  time.Duration
 	against  spec.Machine // -against's reference protocol, or nil
+	graph    string // -graph, the one network given, or ""
 }
 
 func parseJob(c *cli.Context) (*job, error) {
@@ -83,13 +84,19 @@ func parseJob(c *cli.Context) (*job, error) {
 		return nil, err
 	}
 	n := c.Int(nFlag.Name)
-	if !c.IsSet(nFlag.Name) {
+	_, gn, err := parseGraph(c)
+	switch {
+	case err != nil:
+		return nil, err
+	case !c.IsSet(nFlag.Name) && gn > 0:
+		n = gn // the network given names its processes
+	case !c.IsSet(nFlag.Name):
 		return nil, usagef("missing -n: the number of processes, 1 to %d", maxN)
 	}
 	if n < 1 || n > maxN {
 		return nil, usagef("-n=%d is out of range: n must be between 1 and %d", n, maxN)
 	}
-	j := &job{machine: m, format: c.String(formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name)}
+	j := &job{machine: m, format: c.String(formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name), graph: c.String(graphFlag.Name)}
 	if j.space, err = parseSpace(c, m.Info(), n); err != nil {
 		return nil, err
 	}
@@ -193,6 +200,8 @@ var emptyHints = map[string]string{
 	"plot":       "name an SVG file, or leave the flag out",
 	"memory":     "give a size like 512M, or leave -memory out for no bound",
 	"shard":      "give i/k, e.g. -shard=0/8, or leave -shard out to check every configuration",
+	"topology":   "give a family like tree or graph, or leave -topology out for the protocol's own",
+	"graph":      "give links like 0-1,1-2, or leave -graph out for every network of the family",
 }
 
 // checkEmpty refuses a string flag given explicitly with an empty value,
@@ -226,14 +235,23 @@ var rebuild = counterexamples.Rebuild
 // replace to add machines of their own.
 var lookupMachine = lookupKnown
 
-// parseSpace builds the space of n processes on the protocol's topology
-// (an unknown topology is a usage error) and reads -channels, -ids and
+// parseSpace builds the space of n processes on the protocol's topology,
+// or the family -topology names, or the one network -graph gives (an
+// unknown topology is a usage error) and reads -channels, -ids and
 // -initiators into it: the configurations to explore. verify and bounds
 // share it.
 func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
-	space, err := configs.NewSpace(info.Topology, n)
+	kind, err := parseFamily(c, info)
 	if err != nil {
-		return space, usagef("%s cannot run on %d processes: %v", info.Name, n, err)
+		return configs.Space{}, err
+	}
+	links, _, err := parseGraph(c)
+	if err != nil {
+		return configs.Space{}, err
+	}
+	space, err := familySpace(info.Name, kind, n, links, c.String(graphFlag.Name))
+	if err != nil {
+		return space, err
 	}
 	space.Channels = info.Channels
 	switch o := c.String(orientFlag.Name); o {

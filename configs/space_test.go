@@ -72,19 +72,25 @@ func TestShardsPartitionTheSpace(t *testing.T) {
 	}
 }
 
-// links builds a network of two-way links: a channel each way per link,
-// on the next free port of each end.
+// links is the network of two-way links ls (spec.NewNetwork), known to
+// be right.
 func links(n int, ls [][2]int) spec.Topology {
-	t := spec.Topology{N: n, Ports: make([]int, n)}
-	for _, l := range ls {
-		a, b := l[0], l[1]
-		pa, pb := spec.Port(t.Ports[a]), spec.Port(t.Ports[b])
-		t.Ports[a]++
-		t.Ports[b]++
-		t.Edges = append(t.Edges, spec.Edge{From: spec.Endpoint{Node: a, Port: pa}, To: spec.Endpoint{Node: b, Port: pb}},
-			spec.Edge{From: spec.Endpoint{Node: b, Port: pb}, To: spec.Endpoint{Node: a, Port: pa}})
+	t, err := spec.NewNetwork(spec.Graph, n, ls)
+	if err != nil {
+		panic(err)
 	}
 	return t
+}
+
+// twice is two disjoint copies of t (not connected: no NewNetwork).
+func twice(t spec.Topology) spec.Topology {
+	d := spec.Topology{N: 2 * t.N, Ports: append(slices.Clone(t.Ports), t.Ports...), Edges: slices.Clone(t.Edges)}
+	for _, e := range t.Edges {
+		e.From.Node += t.N
+		e.To.Node += t.N
+		d.Edges = append(d.Edges, e)
+	}
+	return d
 }
 
 // allPerms returns every permutation of 1..n as ids, in lexicographic
@@ -148,12 +154,12 @@ func TestPlacementsUpToAutomorphisms(t *testing.T) {
 		tests = append(tests, tc{fmt.Sprintf("uniring-%d", n), spec.NewUniRing(n), f})
 	}
 	tests = append(tests,
-		tc{"path-4", links(4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 24},                                     // ports number the middle's links: no symmetry keeps them
-		tc{"star-3", links(4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 24},                                     // the centre's ports tell its leaves apart
-		tc{"triangle-tail", links(4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 24},                      // as for the star
-		tc{"symmetric-path-3", links(3, [][2]int{{1, 0}, {1, 2}}), 6},                                    // 0 and 2 on the middle's ports 0 and 1: still asymmetric
-		tc{"two-way-ring-5", spec.NewBiRing(5), 24},                                                      // rotations only: a reflection swaps ports
-		tc{"two-triangles", links(6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}}), 720 / 2}, // swapping them keeps ports; rotating one does not
+		tc{"path-4", links(4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 24},                    // ports number the middle's links: no symmetry keeps them
+		tc{"star-3", links(4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 24},                    // the centre's ports tell its leaves apart
+		tc{"triangle-tail", links(4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 24},     // as for the star
+		tc{"symmetric-path-3", links(3, [][2]int{{1, 0}, {1, 2}}), 6},                   // 0 and 2 on the middle's ports 0 and 1: still asymmetric
+		tc{"two-way-ring-5", spec.NewBiRing(5), 24},                                     // rotations only: a reflection swaps ports
+		tc{"two-triangles", twice(links(3, [][2]int{{0, 1}, {1, 2}, {2, 0}})), 720 / 2}, // swapping them keeps ports; rotating one does not
 	)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,7 +286,7 @@ func TestNewSpaceErrors(t *testing.T) {
 	for _, tt := range []struct {
 		k spec.TopologyKind
 		n int
-	}{{spec.UniRing, 0}, {spec.UniRing, 65}, {spec.TopologyKind(9), 4}} {
+	}{{spec.UniRing, 0}, {spec.UniRing, 65}, {spec.TopologyKind(9), 4}, {spec.Graph, 7}, {spec.Tree, 9}, {spec.Complete, 8}} {
 		if _, err := NewSpace(tt.k, tt.n); err == nil {
 			t.Errorf("NewSpace(%v, %d): no error", tt.k, tt.n)
 		}
@@ -322,4 +328,89 @@ func TestAnyPorts(t *testing.T) {
 	if err := sp.AnyPorts(); err == nil || !strings.Contains(err.Error(), "one port") {
 		t.Errorf("one-way ring: %v", err)
 	}
+}
+
+// Over every network of a family and every numbering of its ports, the
+// placements are one per class of (network, numbering, placement) triples
+// up to isomorphism. Ids are distinct, so naming each process by its id
+// gives a triple's class a unique labelled, numbered network: the classes
+// are the labelled numbered networks, counted by brute force over every
+// labelled network (each has the product of its degrees' factorials
+// numberings). The configurations enumerated name distinct ones.
+func TestNetworkPlacementsAgainstBruteForce(t *testing.T) {
+	tests := []struct {
+		kind spec.TopologyKind
+		maxN int
+	}{{spec.Tree, 5}, {spec.Graph, 4}, {spec.Complete, 4}}
+	for _, tt := range tests {
+		for n := 1; n <= tt.maxN; n++ {
+			sp, err := NewSpace(tt.kind, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp.Initiators = 1
+			if err := sp.AnyPorts(); err != nil && n > 2 { // to 2, one port each: nothing to vary
+				t.Fatal(err)
+			}
+			named := map[string]bool{}
+			for cfg := range sp.Configs() {
+				var es []string
+				for _, e := range cfg.Topology.Edges {
+					es = append(es, fmt.Sprintf("%d:%d>%d:%d", cfg.IDs[e.From.Node], e.From.Port, cfg.IDs[e.To.Node], e.To.Port))
+				}
+				slices.Sort(es)
+				key := strings.Join(es, " ")
+				if named[key] {
+					t.Errorf("%v of %d: %s twice", tt.kind, n, cfg)
+				}
+				named[key] = true
+			}
+			if want := labelledNumbered(tt.kind, n); len(named) != want || sp.Count() != want {
+				t.Errorf("%v of %d: %d configurations, Count %d, %d labelled numbered networks", tt.kind, n, len(named), sp.Count(), want)
+			}
+		}
+	}
+}
+
+// labelledNumbered counts the labelled networks of family kind on n
+// processes, each times its numberings: every subset of the n(n-1)/2
+// links, kept if connected (and a tree, or complete, for those families).
+func labelledNumbered(kind spec.TopologyKind, n int) int {
+	var pairs [][2]int
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			pairs = append(pairs, [2]int{a, b})
+		}
+	}
+	total := 0
+	for mask := 0; mask < 1<<len(pairs); mask++ {
+		deg := make([]int, n)
+		reach := uint(1)
+		m := 0
+		for k, p := range pairs {
+			if mask&(1<<k) != 0 {
+				deg[p[0]]++
+				deg[p[1]]++
+				m++
+			}
+		}
+		for range n { // grow the set reached from 0, one link at a time
+			for k, p := range pairs {
+				if mask&(1<<k) != 0 && (reach>>p[0]|reach>>p[1])&1 != 0 {
+					reach |= 1<<p[0] | 1<<p[1]
+				}
+			}
+		}
+		if reach != 1<<n-1 || kind == spec.Tree && m != n-1 || kind == spec.Complete && m != len(pairs) {
+			continue
+		}
+		ways := 1
+		for _, d := range deg {
+			for f := 2; f <= d; f++ {
+				ways *= f
+			}
+		}
+		total += ways
+	}
+	return total
 }

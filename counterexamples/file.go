@@ -142,7 +142,8 @@ func ParseFile(b []byte, name string) (*File, error) {
 // Config rebuilds the configuration a trace file runs in.
 func (f *File) Config(m spec.Machine) (spec.Config, error) {
 	info := m.Info()
-	if f.Topology != info.Topology.String() {
+	kind, err := spec.ParseTopologyKind(f.Topology)
+	if err != nil || !slices.Contains(info.Topology.Families(), kind) {
 		return spec.Config{}, fmt.Errorf("the trace runs on a %s but %s runs on a %s", f.Topology, info.Name, info.Topology)
 	}
 	if f.N < 1 || f.N > 64 || len(f.IDs) != f.N {
@@ -152,7 +153,7 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 	if err != nil {
 		return spec.Config{}, err
 	}
-	top, err := f.network(info.Topology)
+	top, err := f.network(kind)
 	if err != nil {
 		return spec.Config{}, err
 	}
@@ -170,6 +171,9 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 // channels are the file's, or an error saying why none is: a trace never
 // runs silently on another network than the one it was found on.
 func (f *File) network(k spec.TopologyKind) (spec.Topology, error) {
+	if k.Linked() {
+		return f.linked(k)
+	}
 	tops, err := spec.NewTopologies(k, f.N)
 	if err != nil {
 		return spec.Topology{}, err
@@ -213,6 +217,39 @@ func (f *File) network(k spec.TopologyKind) (spec.Topology, error) {
 		}
 	}
 	return spec.Topology{}, fmt.Errorf("the trace's channels are not those of the %v of %d processes%s", k, f.N, why)
+}
+
+// linked returns the network of two-way links of family k whose channels
+// are the file's: the one spec.NewNetwork builds from the links they
+// record (a->b then b->a, link by link), as verify built each instance
+// of the family and a -graph network, or one of its numberings
+// (-orientation=any), as the search ran it.
+func (f *File) linked(k spec.TopologyKind) (spec.Topology, error) {
+	var links [][2]int
+	for e := 0; e < len(f.Edges); e += 2 {
+		a := f.Edges[e]
+		if e+1 == len(f.Edges) || f.Edges[e+1].From != a.To || f.Edges[e+1].To != a.From {
+			return spec.Topology{}, fmt.Errorf("the trace's channel %d (%s) is not followed by its way back: not a network of two-way links", e, a)
+		}
+		links = append(links, [2]int{a.From, a.To})
+	}
+	t, err := spec.NewNetwork(k, f.N, links)
+	if err != nil {
+		return spec.Topology{}, fmt.Errorf("the trace's channels are not a %v: %v", k, err)
+	}
+	if slices.Equal(Edges(t), f.Edges) {
+		return t, nil
+	}
+	nums, err := t.Numberings()
+	if err != nil {
+		return spec.Topology{}, err
+	}
+	for _, r := range nums {
+		if slices.Equal(Edges(r), f.Edges) {
+			return r, nil
+		}
+	}
+	return spec.Topology{}, fmt.Errorf("the trace's ports are not a numbering of the %v %s that elcheck explores", k, t.Label)
 }
 
 // String renders the channel as from:port->to:port.

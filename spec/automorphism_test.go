@@ -8,22 +8,6 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// undirected builds a network of two-way links: each link {a, b} is a
-// channel each way, on the next free port of each end (ports numbered per
-// process in the order its links are listed).
-func undirected(n int, links [][2]int) spec.Topology {
-	t := spec.Topology{N: n, Ports: make([]int, n)}
-	for _, l := range links {
-		a, b := l[0], l[1]
-		pa, pb := spec.Port(t.Ports[a]), spec.Port(t.Ports[b])
-		t.Ports[a]++
-		t.Ports[b]++
-		t.Edges = append(t.Edges, spec.Edge{From: spec.Endpoint{Node: a, Port: pa}, To: spec.Endpoint{Node: b, Port: pb}},
-			spec.Edge{From: spec.Endpoint{Node: b, Port: pb}, To: spec.Endpoint{Node: a, Port: pa}})
-	}
-	return t
-}
-
 // twoWayRing is the ring of n where process i's port 0 leads to i+1 and
 // its port 1 to i-1: a reflection swaps the ports.
 func twoWayRing(n int) spec.Topology {
@@ -54,9 +38,9 @@ func networks() []struct {
 		out = append(out, tc{fmt.Sprintf("uniring-%d", n), spec.NewUniRing(n), n, n, min(n-1, 1)})
 	}
 	return append(out,
-		tc{"path-4", undirected(4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 2, 1, -1},
-		tc{"star-3", undirected(4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 6, 1, -1},
-		tc{"triangle-tail", undirected(4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 2, 1, -1},
+		tc{"path-4", mustNetwork(spec.Graph, 4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 2, 1, -1},
+		tc{"star-3", mustNetwork(spec.Graph, 4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 6, 1, -1},
+		tc{"triangle-tail", mustNetwork(spec.Graph, 4, [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}}), 2, 1, -1},
 		tc{"two-way-ring-5", twoWayRing(5), 10, 5, -1},
 	)
 }

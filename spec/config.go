@@ -18,8 +18,18 @@ const (
 	// clockwise everywhere), with a channel each way between neighbours.
 	// Topology.Numberings gives the unoriented rings.
 	BiRing
+	// Tree is every tree on n processes, up to isomorphism; Graph every
+	// connected graph, Complete the complete graph: networks of two-way
+	// links (NewNetwork), each link a channel each way, ports numbered at
+	// each process in the order of its neighbours' positions.
+	Tree
+	// Graph is every connected graph on n processes, up to isomorphism
+	// (the trees and the rings among them).
+	Graph
+	// Complete is the complete graph K_n: one instance.
+	Complete
 
-	lastKind = BiRing
+	lastKind = Complete
 )
 
 // String returns the family's name.
@@ -29,8 +39,30 @@ func (k TopologyKind) String() string {
 		return "unidirectional ring"
 	case BiRing:
 		return "bidirectional ring"
+	case Tree:
+		return "tree"
+	case Graph:
+		return "connected graph"
+	case Complete:
+		return "complete graph"
 	}
 	return fmt.Sprintf("topology(%d)", uint8(k))
+}
+
+// Name returns the family's short name, as the CLI's -topology takes it:
+// uniring, biring, tree, graph or complete.
+func (k TopologyKind) Name() string {
+	switch k {
+	case UniRing:
+		return "uniring"
+	case BiRing:
+		return "biring"
+	case Graph:
+		return "graph"
+	case Complete:
+		return "complete"
+	}
+	return k.String()
 }
 
 // Endpoint is one end of a channel: a process (by its position, which only
@@ -113,8 +145,10 @@ func NewBiRing(n int) Topology {
 }
 
 // NewTopologies returns the instances of family k with n processes, in a
-// fixed order (a space enumerates them in it): one for a ring. An unknown
-// family or a size out of range is an error.
+// fixed order (a space enumerates them in it): one for a ring or a
+// complete graph; for trees and connected graphs, one per isomorphism
+// class in the order of Networks. An unknown family, or a size out of
+// range or beyond what elcheck enumerates (MaxNetworkN), is an error.
 func NewTopologies(k TopologyKind, n int) ([]Topology, error) {
 	if n < 1 || n > maxNodes {
 		return nil, fmt.Errorf("a %v has 1 to %d processes, not %d", k, maxNodes, n)
@@ -124,6 +158,8 @@ func NewTopologies(k TopologyKind, n int) ([]Topology, error) {
 		return []Topology{NewUniRing(n)}, nil
 	case BiRing:
 		return []Topology{NewBiRing(n)}, nil
+	case Tree, Graph, Complete:
+		return networks(k, n)
 	}
 	return nil, fmt.Errorf("unknown topology %v", k)
 }
@@ -152,14 +188,42 @@ func NewTopology(k TopologyKind, n int) (Topology, error) {
 	return ts[0], nil
 }
 
-// ParseTopologyKind reads a family's name as TopologyKind.String writes it.
+// ParseTopologyKind reads a family's name as TopologyKind.String writes
+// it ("bidirectional ring", in reports and trace files) or its short Name
+// ("biring").
 func ParseTopologyKind(s string) (TopologyKind, error) {
 	for k := UniRing; k <= lastKind; k++ {
-		if k.String() == s {
+		if k.String() == s || k.Name() == s {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown topology %q", s)
+	return 0, fmt.Errorf("unknown topology %q: use %s", s, strings.Join(KindNames(), ", "))
+}
+
+// Families returns the families a protocol declared on k runs on: k
+// first, then, for Graph, the families every network of which is a
+// connected graph (Tree, Complete): a protocol that assumes only a
+// connected network of two-way links runs on every one. (The rings are
+// among the connected graphs, and elcheck covers them there; BiRing's
+// rings of 1 and 2 are not simple graphs.)
+func (k TopologyKind) Families() []TopologyKind {
+	if k == Graph {
+		return []TopologyKind{Graph, Tree, Complete}
+	}
+	return []TopologyKind{k}
+}
+
+// Linked reports whether k's networks are given by their links
+// (NewNetwork): Tree, Graph, Complete.
+func (k TopologyKind) Linked() bool { return k == Tree || k == Graph || k == Complete }
+
+// KindNames lists every family's short Name, in TopologyKind order.
+func KindNames() []string {
+	var names []string
+	for k := UniRing; k <= lastKind; k++ {
+		names = append(names, k.Name())
+	}
+	return names
 }
 
 // Channels is a channel semantics.

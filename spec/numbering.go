@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +13,8 @@ const maxNumberings = 1 << 16
 
 // Renumber returns t with process i's port p renamed num[i][p] (num[i] a
 // permutation of i's ports), its channels in the same order, its
-// symmetries recomputed, and a Label saying what moved. An identity num
+// symmetries recomputed, and a Label saying what moved (after t's own, a
+// network's links). An identity num
 // returns t as it was.
 func (t Topology) Renumber(num [][]Port) Topology {
 	r := Topology{Kind: t.Kind, N: t.N, Ports: t.Ports, Edges: make([]Edge, len(t.Edges))}
@@ -24,6 +26,11 @@ func (t Topology) Renumber(num [][]Port) Topology {
 	}
 	r.Symmetries = Generators(r.PortPreserving())
 	r.Label = numberingLabel(num)
+	if t.Label != "" && r.Label != "" {
+		r.Label = t.Label + "; " + r.Label
+	} else if t.Label != "" {
+		r.Label = t.Label
+	}
 	return r
 }
 
@@ -44,14 +51,20 @@ func (t Topology) Renumber(num [][]Port) Topology {
 //
 // It fails when t has more than 65536 numberings to walk.
 func (t Topology) Numberings() ([]Topology, error) {
-	total := 1
+	total := 1.0 // a float: K_16's would overflow an int
 	for _, k := range t.Ports {
 		for f := 2; f <= k; f++ {
-			total *= f
-			if total > maxNumberings {
-				return nil, fmt.Errorf("the %v of %d has more than %d port numberings to enumerate", t.Kind, t.N, maxNumberings)
-			}
+			total *= float64(f)
 		}
+	}
+	if total > maxNumberings {
+		// A process with k ports has k! numberings: the complete graph of
+		// 5 has (4!)^5, a tree at most (n-1)! (a star).
+		name := fmt.Sprintf("the %v of %d", t.Kind, t.N)
+		if t.Label != "" {
+			name += " (" + t.Label + ")"
+		}
+		return nil, fmt.Errorf("%s has %.0f port numberings (the product of k! over its processes, k ports each), more than the %d elcheck enumerates", name, total, maxNumberings)
 	}
 	group := t.Automorphisms()
 	num := make([][]Port, t.N)
@@ -112,7 +125,7 @@ func nextNumbering(num [][]Port) bool {
 
 // nextPerm is the next permutation in lexicographic order, false (and p
 // unchanged) after the last.
-func nextPerm(p []Port) bool {
+func nextPerm[T cmp.Ordered](p []T) bool {
 	i := len(p) - 2
 	for i >= 0 && p[i] >= p[i+1] {
 		i--

@@ -184,7 +184,7 @@ func TestNumberingLabelsAndLimits(t *testing.T) {
 	if len(alt.PortPreserving()) != 4 || refl != 2 || len(alt.Symmetries) != 2 {
 		t.Errorf("%s: %d automorphisms keep ports, %d of them reflections, %d generators; want 4, 2, 2", alt.Label, len(alt.PortPreserving()), refl, len(alt.Symmetries))
 	}
-	if _, err := spec.NewBiRing(17).Numberings(); err == nil || !strings.Contains(err.Error(), "more than 65536") {
+	if _, err := spec.NewBiRing(17).Numberings(); err == nil || !strings.Contains(err.Error(), "more than the 65536") {
 		t.Errorf("a ring of 17: %v", err)
 	}
 }
