@@ -75,7 +75,7 @@ type job struct {
 	traceOut string
 	timeout  time.Duration
 	against  spec.Machine // -against's reference protocol, or nil
-	graph    string // -graph, the one network given, or ""
+	graph    string       // -graph, the one network given, or ""
 }
 
 func parseJob(c *cli.Context) (*job, error) {
