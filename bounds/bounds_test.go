@@ -18,6 +18,7 @@ import (
 	"github.com/elcheck/elcheck/bounds"
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -121,7 +122,7 @@ func TestDeclaredBoundsHold(t *testing.T) {
 			continue
 		}
 		spaces := []configs.Space{}
-		for n := 3; n <= maxN; n++ {
+		for n := 3; n <= fixtures.MaxN(info, maxN); n++ {
 			spaces = append(spaces, space(m, n, 0))
 		}
 		t.Run(info.Name, func(t *testing.T) {
@@ -417,7 +418,7 @@ func TestMeanUpToRotation(t *testing.T) {
 		if m.Info().Breaks != "" {
 			continue
 		}
-		for n := 3; n <= 5; n++ {
+		for n := 3; n <= fixtures.MaxN(m.Info(), 5); n++ {
 			sp := space(m, n, spec.All(n))
 			reduced := bounds.Measure(context.Background(), m, sp, bounds.DefaultCheck())
 			sp.AllPlacements = true

@@ -8,6 +8,7 @@ import (
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -24,7 +25,7 @@ func TestMemoryBoundedSearch(t *testing.T) {
 	}
 	for _, m := range protocols.All() {
 		info := m.Info()
-		for n := 1; n <= maxN; n++ {
+		for n := 1; n <= fixtures.MaxN(info, maxN); n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
 				space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 				opts := explore.DefaultOptions()

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -25,7 +26,7 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 		maxN = 4
 	}
 	for _, m := range protocols.All() {
-		for n := 1; n <= maxN; n++ {
+		for n := 1; n <= fixtures.MaxN(m.Info(), maxN); n++ {
 			for _, tc := range []struct {
 				ch  spec.Channels
 				por bool

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -62,8 +63,9 @@ func TestGoldenCounts(t *testing.T) {
 			info := m.Info()
 			t.Run(info.Name, func(t *testing.T) {
 				t.Parallel()
-				// n = 5 costs at most 0.8 s per protocol and mode on two cores.
-				for n := 1; n <= 5; n++ {
+				// n = 5 costs at most 0.8 s per protocol and mode on two cores
+				// (two-way rings stop at 3: MaxTestN).
+				for n := 1; n <= fixtures.MaxN(info, 5); n++ {
 					for _, mode := range countModes {
 						space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 						r := explore.Check(context.Background(), m, space, mode.opts())

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -29,7 +30,7 @@ func TestParallelSearchAgrees(t *testing.T) {
 	chunkSize = 64
 	defer func() { chunkSize = saved }()
 	for _, m := range protocols.All() {
-		for n := 2; n <= maxN; n++ {
+		for n := 2; n <= fixtures.MaxN(m.Info(), maxN); n++ {
 			for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
 				if n == 5 && ch == spec.Bag {
 					continue

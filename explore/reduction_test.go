@@ -7,6 +7,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -23,7 +24,7 @@ func TestReductionPreservesResults(t *testing.T) {
 	for _, m := range protocols.All() {
 		info := m.Info()
 		for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
-			for n := 1; n <= maxN; n++ {
+			for n := 1; n <= fixtures.MaxN(info, maxN); n++ {
 				if ch != info.Channels && n > 4 {
 					continue // off-default channels: enough to show it, and bags grow fast
 				}

@@ -558,7 +558,7 @@ func TestReferenceAgrees(t *testing.T) {
 	}
 	for _, m := range refMachines() {
 		info := m.Info()
-		for n := 1; n <= maxN; n++ {
+		for n := 1; n <= fixtures.MaxN(info, maxN); n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
 				t.Parallel()
 				for _, mode := range refModes(info) {

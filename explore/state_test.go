@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/google/go-cmp/cmp"
@@ -23,7 +24,7 @@ func TestEncodeSuccessor(t *testing.T) {
 			continue
 		}
 		transitions := 0
-		for n := 1; n <= 4; n++ {
+		for n := 1; n <= fixtures.MaxN(m.Info(), 4); n++ {
 			for cfg := range (configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}).Configs() {
 				sy := NewSystem(m, cfg)
 				k := len(cfg.Topology.Edges)

@@ -69,3 +69,12 @@ func cmpSym(a, b spec.ID) string {
 	}
 	return "="
 }
+
+// log2Ceil returns ⌈log₂ n⌉ for n ≥ 1 (0 for n ≤ 1). Bounds use it on n,
+// never on identities.
+func log2Ceil(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return log2Floor(n-1) + 1
+}

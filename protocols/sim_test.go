@@ -8,19 +8,21 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// This file runs protocols on a tiny synchronous simulator: a unidirectional
-// ring with FIFO channels, initiators woken first in position order, then
-// round-robin delivery (position 0, 1, ..., n-1, again) until no channel
-// holds a message.
+// This file runs protocols on a tiny synchronous simulator: the protocol's
+// ring (oriented, for a two-way ring) with FIFO channels, initiators woken
+// first in position order, then round-robin delivery (one message from each
+// channel in the topology's order, again) until no channel holds a message.
 //
-// On FIFO channels the one schedule says a lot: every process has a single
-// in-channel and reacts deterministically to the sequence of messages on it
-// (an initiator's Wake always comes first), so the ring is a Kahn network and
-// the sequence of messages on every channel, the final local states and the
-// number of messages are the same under every FIFO schedule. Running each
-// placement and initiator set once therefore covers all FIFO executions'
-// outcomes; explore_test.go checks the intermediate states exhaustively for
-// small rings.
+// On a unidirectional ring the one schedule says a lot: every process has a
+// single in-channel and reacts deterministically to the sequence of messages
+// on it (an initiator's Wake always comes first), so the ring is a Kahn
+// network and the sequence of messages on every channel, the final local
+// states and the number of messages are the same under every FIFO schedule.
+// Running each placement and initiator set once therefore covers all FIFO
+// executions' outcomes; explore_test.go checks the intermediate states
+// exhaustively for small rings. On a two-way ring a process has two
+// in-channels and the schedule is one of many: the simulator checks that
+// one, on rings larger than the explorer can sweep.
 
 // simResult is what a simulation ends with.
 type simResult struct {
@@ -45,25 +47,31 @@ const maxSimSteps = 100000
 func simulate(m spec.Machine, ids []spec.ID, initiators spec.Set) (simResult, error) {
 	n := len(ids)
 	info := m.Info()
+	top := spec.MustTopologies(info.Topology, n)[0]
 	res := simResult{locals: make([][]byte, n), sent: map[string]int{}}
-	in := make([][]spec.Message, n) // in[i]: channel from i-1 to i
+	in := make([][]spec.Message, len(top.Edges)) // in[e]: the contents of channel e
+	edge := map[spec.Endpoint]int{}              // out-port to channel
+	for e, ed := range top.Edges {
+		edge[ed.From] = e
+	}
 	var out spec.Outbox
 	step := func(i int, ev spec.Event) error {
 		out.Reset()
 		res.locals[i] = m.Step(nil, res.locals[i], ev, &out)
 		res.seen = append(res.seen, res.locals[i])
 		for _, s := range out.Sends() {
-			if s.Port != 0 {
+			e, ok := edge[spec.Endpoint{Node: i, Port: s.Port}]
+			if !ok {
 				return fmt.Errorf("%s: process %d sent on port %d", info.Name, ids[i], s.Port)
 			}
-			in[(i+1)%n] = append(in[(i+1)%n], s.Msg)
+			in[e] = append(in[e], s.Msg)
 			res.total++
 			res.sent[kindName(info, s.Msg.Kind)]++
 		}
 		return checkSafety(m, res.locals)
 	}
 	for i, id := range ids {
-		res.locals[i] = m.Init(spec.Env{ID: id, Ports: 1})
+		res.locals[i] = m.Init(spec.Env{ID: id, Ports: top.Ports[i]})
 		res.seen = append(res.seen, res.locals[i])
 	}
 	for _, i := range initiators.Members() {
@@ -73,13 +81,13 @@ func simulate(m spec.Machine, ids []spec.ID, initiators spec.Set) (simResult, er
 	}
 	for steps := 0; ; {
 		progress := false
-		for i := range n {
-			if len(in[i]) == 0 {
+		for e, ed := range top.Edges {
+			if len(in[e]) == 0 {
 				continue
 			}
-			msg := in[i][0]
-			in[i] = in[i][1:]
-			if err := step(i, spec.Event{Kind: spec.Deliver, Port: 0, Msg: msg}); err != nil {
+			msg := in[e][0]
+			in[e] = in[e][1:]
+			if err := step(ed.To.Node, spec.Event{Kind: spec.Deliver, Port: ed.To.Port, Msg: msg}); err != nil {
 				return res, err
 			}
 			progress = true
@@ -183,8 +191,8 @@ func correct(t *testing.T) []spec.Machine {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) != 6 {
-		t.Fatalf("want 6 correct protocols, have %d", len(ms))
+	if len(ms) != 8 {
+		t.Fatalf("want 8 correct protocols, have %d", len(ms))
 	}
 	return ms
 }
