@@ -145,7 +145,7 @@ func TestInfo(t *testing.T) {
 			switch {
 			case info.Title == "", info.Source == "":
 				t.Error("no Title or Source")
-			case info.Topology != spec.UniRing:
+			case info.Topology != spec.UniRing && info.Topology != spec.BiRing:
 				t.Errorf("topology %v", info.Topology)
 			case len(info.Messages) == 0:
 				t.Error("no message kinds")
