@@ -24,7 +24,13 @@ func TestMemoryBoundedSearch(t *testing.T) {
 	}
 	for _, m := range protocols.All() {
 		info := m.Info()
-		for n := 1; n <= maxN; n++ {
+		upTo := maxN
+		if info.Topology == spec.BiRing {
+			// Franklin's two-way ring of 4 has tens of thousands of states,
+			// which this cache re-explores for minutes: 3 shows the point.
+			upTo = min(maxN, 3)
+		}
+		for n := 1; n <= upTo; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
 				space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: info.Channels}
 				opts := explore.DefaultOptions()

@@ -23,7 +23,7 @@ func TestReductionPreservesResults(t *testing.T) {
 	for _, m := range protocols.All() {
 		info := m.Info()
 		for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
-			for n := 1; n <= maxN; n++ {
+			for n := 1; n <= explore.SweepN(info.Topology, maxN); n++ {
 				if ch != info.Channels && n > 4 {
 					continue // off-default channels: enough to show it, and bags grow fast
 				}

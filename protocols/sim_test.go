@@ -314,6 +314,14 @@ func TestExactCounts(t *testing.T) {
 			}
 			return want{"tid": 2*n + n - 1, "elected": n}
 		}},
+		// Franklin with ids increasing along the ring: only n survives
+		// round 0 (2n ids), then its last round (2n) and the announcement.
+		{"one round", "franklin", increasing, func(n int) want {
+			if n == 1 {
+				return want{"id": 2, "leader": 1}
+			}
+			return want{"id": 4 * n, "leader": n}
+		}},
 	}
 	for _, tt := range tests {
 		m, ok := Lookup(tt.proto)
