@@ -25,7 +25,7 @@ func TestCollapsedSearchAgrees(t *testing.T) {
 		maxN = 4
 	}
 	for _, m := range protocols.All() {
-		for n := 1; n <= SweepN(m.Info().Topology, maxN); n++ {
+		for n := 1; n <= sweepN(m.Info().Topology, maxN); n++ {
 			for _, tc := range []struct {
 				ch  spec.Channels
 				por bool

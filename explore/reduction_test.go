@@ -23,8 +23,9 @@ func TestReductionPreservesResults(t *testing.T) {
 	for _, m := range protocols.All() {
 		info := m.Info()
 		for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
-			for n := 1; n <= explore.SweepN(info.Topology, maxN); n++ {
-				if ch != info.Channels && n > 4 {
+			for n := 1; n <= maxN; n++ {
+				// Two-way rings of 5 have millions of states unreduced.
+				if (ch != info.Channels || info.Topology == spec.BiRing) && n > 4 {
 					continue // off-default channels: enough to show it, and bags grow fast
 				}
 				t.Run(fmt.Sprintf("%s/%s/n=%d", info.Name, ch, n), func(t *testing.T) {

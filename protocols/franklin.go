@@ -8,9 +8,10 @@ import (
 )
 
 // This file holds Franklin's algorithm (W. R. Franklin 1982,
-// docs/references.md#franklin82) on a two-way ring, as Vitányi 1983
-// (docs/references.md#vitanyi83) summarises it with its worst case
-// 2N⌊log N⌋ + 3N:
+// docs/references.md#franklin82) on a two-way ring. Vitányi 1983
+// (docs/references.md#vitanyi83) summarises it in a sentence with its worst
+// case, 2N⌊log N⌋ + 3N; the pseudo-code is elcheck's (docs/protocols/franklin.md
+// says where the summary is silent):
 //
 //	round := 0; active
 //	do while active
