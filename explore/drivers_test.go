@@ -31,7 +31,7 @@ func TestStoresAndDriversAgree(t *testing.T) {
 	machines := append(protocols.All(), spec.Erase(fixtures.Correct{}), spec.Erase(fixtures.OddSkips{}),
 		spec.Erase(fixtures.Overflow{}), spec.Erase(fixtures.Heartbeat{}))
 	for _, m := range machines {
-		for n := 1; n <= 4; n++ {
+		for n := 1; n <= sweepN(m.Info().Topology, 4); n++ {
 			for _, por := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/n=%d/por=%v", m.Info().Name, n, por), func(t *testing.T) {
 					space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels}
