@@ -533,7 +533,11 @@ func refModes(info spec.Info) []refMode {
 	}
 	modes = append(modes, refMode{"fifo/fingerprints", spec.FIFO, false, 4, false})
 	if slices.ContainsFunc(spec.MustTopologies(info.Topology, 3), func(t spec.Topology) bool { return slices.Max(t.Ports) > 1 }) {
-		modes = append(modes, refMode{info.Channels.String() + "/any-orientation", info.Channels, false, 4, true})
+		// Every orientation is some eight times the states at n = 4, and
+		// fingerprints differ from the exact mode only in the visited set,
+		// which the exact mode at n = 4 checks the counts of: both stop at 3.
+		modes[len(modes)-1].maxN = 3
+		modes = append(modes, refMode{info.Channels.String() + "/any-orientation", info.Channels, false, 3, true})
 	}
 	if upToThree[info.Name] {
 		for k := range modes {
@@ -558,7 +562,15 @@ func TestReferenceAgrees(t *testing.T) {
 	}
 	for _, m := range refMachines() {
 		info := m.Info()
-		for n := 1; n <= fixtures.MaxN(info, maxN); n++ {
+		// Two-way rings go to 4 like the others, but only in their own
+		// channels' exact mode there (refModes): the reference takes some
+		// 300,000 states per variant at n = 4, and every orientation eight
+		// times as many. Under -short (the race run), 2.
+		top := maxN
+		if testing.Short() {
+			top = fixtures.MaxN(info, maxN)
+		}
+		for n := 1; n <= top; n++ {
 			t.Run(fmt.Sprintf("%s/n=%d", info.Name, n), func(t *testing.T) {
 				t.Parallel()
 				for _, mode := range refModes(info) {

@@ -191,8 +191,8 @@ func correct(t *testing.T) []spec.Machine {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) != 8 {
-		t.Fatalf("want 8 correct protocols, have %d", len(ms))
+	if len(ms) != 9 {
+		t.Fatalf("want 9 correct protocols, have %d", len(ms))
 	}
 	return ms
 }
@@ -318,6 +318,14 @@ func TestExactCounts(t *testing.T) {
 			}
 			return want{"tid": 2*n + n - 1, "elected": n}
 		}},
+		// Franklin with ids increasing along the ring: only n survives
+		// round 0 (2n ids), then its last round (2n) and the announcement.
+		{"one round", "franklin", increasing, func(n int) want {
+			if n == 1 {
+				return want{"id": 2, "leader": 1}
+			}
+			return want{"id": 4 * n, "leader": n}
+		}},
 	}
 	for _, tt := range tests {
 		m, ok := Lookup(tt.proto)
@@ -399,6 +407,8 @@ var tight = map[string]func(n int) bool{
 	// processes happen (checked up to n = 7). Peterson's bound is not
 	// reached: the largest id meets its owner before a full last lap.
 	"dkr": func(int) bool { return true },
+	// Ids that halve the active processes every round (franklin.go).
+	"franklin": func(int) bool { return true },
 }
 
 // permutations yields every placement of the ids 1..n. Each yielded slice is
