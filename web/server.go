@@ -15,6 +15,7 @@
 //	GET  /api/counterexample        the shortest counterexample of the served space (Jump)
 //	GET  /api/worst                 the execution with the most messages (Jump)
 //	POST /api/trace                 a trace file (verify -trace-out), as a Jump
+//	GET  /api/bounds                messages per n = 1..BoundsN against the declared bound (Bounds)
 package web
 
 import (
@@ -46,9 +47,11 @@ const (
 	MaxPath = 2000
 	// maxUpload is the largest trace file the page accepts.
 	maxUpload = 4 << 20
-	// searchTime bounds a jump's search; a search cut short says so.
-	searchTime = 2 * time.Minute
 )
+
+// searchTime bounds a search of the jumps and of the bounds; a search cut
+// short says so. A variable for the tests.
+var searchTime = 2 * time.Minute
 
 //go:embed static
 var static embed.FS
@@ -64,9 +67,10 @@ type Server struct {
 	def    spec.Config
 	defNet int
 	mux    *http.ServeMux
-	// jumps caches the jumps' answers: they depend on the space only.
+	// cache holds the answers of the jumps and of the bounds: they depend
+	// on the space only.
 	mu    sync.Mutex
-	jumps map[string]*Jump
+	cache map[string]any
 }
 
 // New returns the page for m on space (a space as elcheck verify checks
@@ -77,7 +81,7 @@ func New(m spec.Machine, space configs.Space) (*Server, error) {
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("n=%d: the page runs 1 to %d processes (larger networks are for elcheck verify)", n, MaxN)
 	}
-	s := &Server{m: m, info: m.Info(), space: space, mux: http.NewServeMux(), jumps: map[string]*Jump{}}
+	s := &Server{m: m, info: m.Info(), space: space, mux: http.NewServeMux(), cache: map[string]any{}}
 	for cfg := range space.Configs() {
 		s.def = cfg
 		break
@@ -105,6 +109,7 @@ func New(m spec.Machine, space configs.Space) (*Server, error) {
 	s.mux.HandleFunc("GET /api/counterexample", s.api(s.handleCounterexample))
 	s.mux.HandleFunc("GET /api/worst", s.api(s.handleWorst))
 	s.mux.HandleFunc("POST /api/trace", s.api(s.handleTrace))
+	s.mux.HandleFunc("GET /api/bounds", s.api(s.handleBounds))
 	s.mux.HandleFunc("/api/", s.api(func(r *http.Request) (any, error) {
 		return nil, fmt.Errorf("no API %s %s: see GET /api/info", r.Method, r.URL.Path)
 	}))
@@ -166,6 +171,10 @@ type Info struct {
 	Space string `json:"space"`
 	// Query is the default configuration's query.
 	Query string `json:"query"`
+	// BoundsN is the largest n GET /api/bounds measures: n, at most
+	// BoundsCap, the page's limit for this network family.
+	BoundsN   int `json:"bounds_n"`
+	BoundsCap int `json:"bounds_cap"`
 }
 
 func (s *Server) handleInfo(*http.Request) (any, error) {
@@ -182,7 +191,7 @@ func (s *Server) handleInfo(*http.Request) (any, error) {
 		space += ", every port numbering"
 	}
 	return &Info{Algo: s.info.Name, Doc: s.info.Title, Bug: s.info.Bug, Winner: s.info.Winner.String(), Topology: s.info.Topology.String(),
-		N: s.space.N(), MaxN: MaxN, Space: space, Query: query(s.def, s.defNet)}, nil
+		N: s.space.N(), MaxN: MaxN, Space: space, Query: query(s.def, s.defNet), BoundsN: s.boundsN(), BoundsCap: s.boundsCap()}, nil
 }
 
 func (s *Server) handleState(r *http.Request) (any, error) {
@@ -209,21 +218,32 @@ type Jump struct {
 // jump answers a jump from its cache, or computes it. Concurrent requests
 // for the same jump wait for one search rather than run two.
 func (s *Server) jump(ctx context.Context, key string, find func(context.Context) (*Jump, error)) (*Jump, error) {
+	v, err := s.cached(ctx, key, func(ctx context.Context) (any, error) { return find(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Jump), nil
+}
+
+// cached answers a search from the cache, or runs it within searchTime,
+// keeping the answer unless the search was cut short. One search runs at
+// a time: concurrent requests wait rather than share the CPUs.
+func (s *Server) cached(ctx context.Context, key string, find func(context.Context) (any, error)) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if j, ok := s.jumps[key]; ok {
-		return j, nil
+	if v, ok := s.cache[key]; ok {
+		return v, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, searchTime)
 	defer cancel()
-	j, err := find(ctx)
+	v, err := find(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if ctx.Err() == nil {
-		s.jumps[key] = j
+		s.cache[key] = v
 	}
-	return j, nil
+	return v, nil
 }
 
 // toJump turns a violation's actions into a jump, checking that they run.
