@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -301,6 +302,20 @@ func exercise(p page, base string) {
 	p.do(chromedp.Click("#end", chromedp.ByID))
 	if got := eval[string](p, status); got != "violated" || p.state() != states[steps] {
 		t.Errorf("at the end of the uploaded trace, %s is %q", property, got)
+	}
+
+	// The bounds: every n from 1 to 4 measured, in a table and a plot.
+	if got := eval[string](p, `document.getElementById("measure").textContent`); got != "measure messages for n = 1..4" {
+		t.Errorf("the bounds button says %q", got)
+	}
+	p.run(chromedp.Click("#measure", chromedp.ByID))
+	var ok bool
+	p.run(chromedp.Poll(`document.getElementById("bounds-box").dataset.complete !== undefined`, &ok,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	rows := eval[[]string](p, `[...document.querySelectorAll("#bounds-table tbody tr")].map((r) => r.dataset.n)`)
+	if !slices.Equal(rows, []string{"1", "2", "3", "4"}) || eval[string](p, `document.getElementById("bounds-box").dataset.complete`) != "yes" ||
+		eval[int](p, `document.querySelectorAll("#bounds-plot svg").length`) != 1 {
+		t.Errorf("the bounds table has rows for n = %v", rows)
 	}
 
 	// A bad request: the error, in words, on the page.

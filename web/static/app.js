@@ -205,6 +205,40 @@ $("trace-file").onchange = async (ev) => {
   ev.target.value = "";
   jump(api("api/trace", { method: "POST", headers: { "Content-Type": "application/json" }, body: text }));
 };
+// measureBounds asks for the messages of every configuration of n = 1..N
+// (api/bounds) and shows them as a table and elcheck bounds -plot's plot.
+async function measureBounds() {
+  const box = $("bounds-box");
+  $("measure").disabled = true;
+  box.dataset.busy = "yes";
+  $("bounds-note").hidden = false;
+  $("bounds-note").textContent = "measuring: every configuration of every n is explored...";
+  try {
+    const b = await api("api/bounds");
+    showError("");
+    $("bounds-note").textContent = b.note;
+    const tb = $("bounds-table").tBodies[0];
+    tb.replaceChildren();
+    for (const r of b.rows) {
+      const tr = el("tr", { class: r.status || "", "data-n": r.n });
+      const bound = r.bound === undefined ? "none declared" : r.bound + " (" + r.status + ")";
+      const configs = r.measured === r.configs ? String(r.configs) : r.measured + " of " + r.configs;
+      for (const v of [r.n, configs, r.min, r.mean, r.max, bound, r.note || ""]) tr.append(el("td", {}, String(v)));
+      tb.append(tr);
+    }
+    $("bounds-table").hidden = b.rows.length === 0;
+    $("bounds-plot").innerHTML = b.svg || ""; // drawn by elcheck's bounds package, text escaped there
+    box.dataset.complete = b.complete ? "yes" : "no";
+  } catch (e) {
+    showError(e.message);
+    $("bounds-note").textContent = "";
+    $("measure").disabled = false;
+  } finally {
+    box.dataset.busy = "no";
+  }
+}
+
+$("measure").onclick = measureBounds;
 window.addEventListener("hashchange", () => { readHash(); load(); });
 
 (async function init() {
@@ -214,6 +248,11 @@ window.addEventListener("hashchange", () => { readHash(); load(); });
     $("algo").textContent = info.algo + " (n=" + info.n + ")";
     $("doc").textContent = info.doc + (info.bug ? " (buggy variant: " + info.bug + ")" : "");
     document.title = "elcheck explorer: " + info.algo;
+    $("measure").textContent = "measure messages for n = 1.." + info.bounds_n;
+    $("measure").disabled = false;
+    $("bounds-cap").textContent = "every id placement and initiator set of each n; n is capped at " + info.bounds_cap +
+      " on a " + info.topology + " (the page's time limit applies; elcheck bounds -plot=FILE.svg measures larger n)" +
+      (window.elcheckLocal ? "; measured in this page, on one thread" : "");
     if (!location.hash) history.replaceState(null, "", "#" + info.query + "&path=&at=0");
   } catch (e) {
     showError(e.message);
