@@ -362,6 +362,12 @@ func TestScreenshots(t *testing.T) {
 	p.do(chromedp.Click("#jump-worst", chromedp.ByID))
 	p.do(chromedp.Click("#end", chromedp.ByID))
 	shot("most-messages.png")
+	p.run(chromedp.Click("#measure", chromedp.ByID))
+	var measured bool
+	p.run(chromedp.Poll(`document.getElementById("bounds-box").dataset.complete !== undefined`, &measured,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	p.run(chromedp.ScrollIntoView("#bounds-box", chromedp.ByID))
+	shot("bounds.png")
 
 	p.open(wasmSite(t) + "?algo=cr-flip&n=6")
 	p.do(chromedp.Click("#jump-cex", chromedp.ByID))
