@@ -43,6 +43,10 @@ const (
 	Uniformity       = "uniformity"
 	ComparisonOnly   = "comparison-only"
 	MessageBound     = "message-bound"
+	// Deadlock is a terminal state with a process blocked on a send into
+	// a full channel (Config.Capacity); other terminal states that are not
+	// clean break Termination.
+	Deadlock = "deadlock"
 	// StepPanicked and StepPurity are breaches of the protocol contract
 	// rather than election properties; they are reported like violations.
 	StepPanicked = "step-panicked"

@@ -288,6 +288,11 @@ type Config struct {
 	IDs        []ID
 	Initiators Set
 	Channels   Channels
+	// Capacity bounds every channel to that many messages; 0 is
+	// unbounded. A process whose send finds its channel full blocks, its
+	// remaining sends held in order, until the receiver makes room
+	// (document 004's implementation of Afek-Gafni; docs/semantics.md).
+	Capacity int
 }
 
 // String renders the configuration on one line.
@@ -296,6 +301,10 @@ func (c Config) String() string {
 	if c.Topology.Label != "" {
 		label = " (" + c.Topology.Label + ")"
 	}
-	return fmt.Sprintf("%s of %d%s, ids %v (by position), initiators %v, %s channels",
-		c.Topology.Kind, c.Topology.N, label, c.IDs, c.Initiators.Members(), c.Channels)
+	capacity := ""
+	if c.Capacity > 0 {
+		capacity = fmt.Sprintf(" of capacity %d", c.Capacity)
+	}
+	return fmt.Sprintf("%s of %d%s, ids %v (by position), initiators %v, %s channels%s",
+		c.Topology.Kind, c.Topology.N, label, c.IDs, c.Initiators.Members(), c.Channels, capacity)
 }

@@ -123,6 +123,11 @@ type Send struct {
 // resets it between steps, so a step allocates nothing to send.
 type Outbox struct {
 	sends []Send
+	// script holds the alternatives this run of the step takes at its
+	// choice points, in order; arity records how many each offered (see
+	// Choose). Both belong to the explorer.
+	script []uint8
+	arity  []uint8
 	// noting turns notes on: only while a counterexample is rebuilt or
 	// replayed, never during the search.
 	noting bool
@@ -137,7 +142,136 @@ func (o *Outbox) Send(p Port, m Message) { o.sends = append(o.sends, Send{p, m})
 func (o *Outbox) Sends() []Send { return o.sends }
 
 // Reset empties the outbox, keeping its storage.
-func (o *Outbox) Reset() { o.sends, o.note = o.sends[:0], "" }
+func (o *Outbox) Reset() { o.sends, o.note, o.arity = o.sends[:0], "", o.arity[:0] }
+
+// MaxChoices and MaxAlternatives bound a step's nondeterminism: at most
+// MaxChoices calls to Choose in one step, each among at most
+// MaxAlternatives alternatives. A step that goes beyond panics, which the
+// explorer reports as a finding of the step.
+const (
+	MaxChoices      = 4
+	MaxAlternatives = 254
+)
+
+// Choose returns one of 0, 1, ..., n-1: a nondeterministic choice, where the
+// pseudo-code says "choose l in untraversed". The explorer runs the step
+// once for each alternative and explores every outcome, so a protocol must
+// not pick by a rule of its own (the first port, the lowest id) unless the
+// variant means that rule. The choice is part of the event a trace records
+// and replays. Choose(1) returns 0 and makes no branch. n must be at least 1.
+//
+// A step may choose several times (see MaxChoices); later choices may
+// depend on earlier ones. Like the rest of the step, a choice is a function
+// of the step's input: the explorer, not the protocol, decides which
+// alternative a run takes.
+func (o *Outbox) Choose(n int) int {
+	if n < 1 || n > MaxAlternatives {
+		panic(fmt.Sprintf("spec.Outbox.Choose(%d): the number of alternatives must be in 1..%d", n, MaxAlternatives))
+	}
+	k := len(o.arity)
+	if k >= MaxChoices {
+		panic(fmt.Sprintf("spec.Outbox.Choose: more than %d choices in one step", MaxChoices))
+	}
+	o.arity = append(o.arity, uint8(n))
+	if k < len(o.script) {
+		if c := int(o.script[k]); c < n {
+			return c
+		}
+		// A script from another run of the step (a trace replayed against
+		// a changed protocol) may name an alternative that is not there;
+		// the caller sees it in Arity and Choice and reports it.
+		return n - 1
+	}
+	return 0
+}
+
+// Choice is the packed sequence of alternatives one run of a step took, one
+// byte per choice point: alternative c is stored as c+1, the first choice
+// in the lowest byte, so 0 means "no choice".
+type Choice uint32
+
+// Alternatives unpacks c into the alternatives taken, in order.
+func (c Choice) Alternatives() []int {
+	var alts []int
+	for ; c != 0; c >>= 8 {
+		alts = append(alts, int(c&0xff)-1)
+	}
+	return alts
+}
+
+// String renders c as "2" or "2.0.1" (the alternatives taken), or "" for no
+// choice.
+func (c Choice) String() string {
+	var b []byte
+	for i, a := range c.Alternatives() {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = fmt.Appendf(b, "%d", a)
+	}
+	return string(b)
+}
+
+// PackChoice packs alternatives into a Choice; it returns false if there
+// are more than MaxChoices or one is out of 0..MaxAlternatives-1.
+func PackChoice(alts []int) (Choice, bool) {
+	if len(alts) > MaxChoices {
+		return 0, false
+	}
+	var c Choice
+	for i, a := range alts {
+		if a < 0 || a >= MaxAlternatives {
+			return 0, false
+		}
+		c |= Choice(a+1) << (8 * i)
+	}
+	return c, true
+}
+
+// SetChoice makes the following runs of a step take the alternatives c
+// holds, and 0 at any choice point beyond them. The explorer calls it.
+func (o *Outbox) SetChoice(c Choice) {
+	o.script = o.script[:0]
+	for ; c != 0; c >>= 8 {
+		o.script = append(o.script, uint8(c&0xff)-1)
+	}
+}
+
+// Arity returns how many alternatives each choice point of the last run
+// offered, in order (empty for a step that did not choose). Valid until
+// Reset.
+func (o *Outbox) Arity() []uint8 { return o.arity }
+
+// Taken returns the Choice the last run took: the script where it reached,
+// and 0 at the points beyond it.
+func (o *Outbox) Taken() Choice {
+	var c Choice
+	for i, n := range o.arity {
+		a := 0
+		if i < len(o.script) {
+			a = min(int(o.script[i]), int(n)-1)
+		}
+		c |= Choice(a+1) << (8 * i)
+	}
+	return c
+}
+
+// NextChoice returns the choice after the last run's in the order that
+// enumerates every branch of a step (the odometer over the arities the run
+// recorded, last choice point fastest), and false after the last branch.
+// Later choice points may have other arities on another branch: each run
+// records its own, and the enumeration follows them.
+func (o *Outbox) NextChoice() (Choice, bool) {
+	alts := o.Taken().Alternatives()
+	for i := len(alts) - 1; i >= 0; i-- {
+		if alts[i]+1 < int(o.arity[i]) {
+			alts[i]++
+			c, _ := PackChoice(alts[:i+1])
+			return c, true
+		}
+	}
+	return 0, false
+}
 
 // Noting reports whether the step's notes are kept. They are only while a
 // counterexample is rebuilt or replayed; the search runs with notes off.

@@ -167,6 +167,9 @@ type Info struct {
 	// Channels is the channel semantics the variant is checked under by
 	// default.
 	Channels Channels
+	// Capacity is the channel capacity the variant is checked under by
+	// default (Config.Capacity); 0 is unbounded.
+	Capacity int
 	// KnowsN declares that processes are told n (Env.N).
 	KnowsN bool
 	// Bug describes the mistake of a buggy variant; empty for a correct one.
