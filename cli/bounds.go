@@ -29,7 +29,7 @@ var boundsCommand = &cli.Command{
 	Name:      "bounds",
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...|all] [-orientation=any] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-chart=FILE.svg|.mmd|.md] [-plot=FILE.svg]",
-	Flags: []cli.Flag{algoFlag, rangeFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, maxStatesFlag, timeoutFlag,
+	Flags: []cli.Flag{algoFlag, rangeFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, maxStatesFlag, timeoutFlag,
 		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, boundsChartFlag, plotFlag, progressFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,

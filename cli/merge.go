@@ -117,7 +117,7 @@ func readReport(path string) (*jsonReport, error) {
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
-	sp.IDs, sp.AllPlacements = r.Space.IDs, r.Space.AllPlacements
+	sp.IDs, sp.AllPlacements, sp.Capacity = r.Space.IDs, r.Space.AllPlacements, r.Space.Capacity
 	switch r.Space.Orientation {
 	case "":
 	case "any":
@@ -156,6 +156,7 @@ func belongTogether(a, b shardReport) error {
 			{"all_placements", fmt.Sprint(r.Space.AllPlacements)},
 			{"orientation", r.Space.Orientation},
 			{"graph", r.Space.Graph},
+			{"capacity", fmt.Sprint(r.Space.Capacity)},
 			{"search", r.Search},
 			{"exact", fmt.Sprint(r.Exact)},
 			{"comparison_only", fmt.Sprint(r.ComparisonOnly)},

@@ -100,6 +100,8 @@ type jsonSpace struct {
 	// Graph is the one network checked (-graph), its links as given;
 	// absent for every network of the family.
 	Graph string `json:"graph,omitempty"`
+	// Capacity bounds every channel (-capacity); absent when unbounded.
+	Capacity int `json:"capacity,omitempty"`
 }
 
 type jsonShard struct {
@@ -139,7 +141,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 	whole.Shard, whole.Shards = 0, 0
 	rep := &report{command: "verify", elapsed: r.Elapsed, trace: trace}
 	rep.jsonReport = jsonReport{Format: reportFormat, Algo: r.Algo, Topology: family(j.space, info).String(), N: r.N, Channels: r.Channels.String(),
-		Space:  jsonSpace{Description: spaceText(j.space, j.graph), Graph: j.graph, IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil, Orientation: orientation(j.space)},
+		Space:  jsonSpace{Description: spaceText(j.space, j.graph), Graph: j.graph, IDs: j.space.IDs, Initiators: j.space.Initiators.Members(), AllPlacements: j.space.AllPlacements && j.space.IDs == nil, Orientation: orientation(j.space), Capacity: j.space.Capacity},
 		Search: j.opts.Search.String(), Exact: r.Exact, ComparisonOnly: j.opts.ComparisonOnly, POR: j.opts.POR,
 		Shard:        &jsonShard{Index: j.space.Shard, Count: max(j.space.Shards, 1)},
 		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
@@ -209,7 +211,11 @@ func spaceText(sp configs.Space, graph string) string {
 	if sp.Initiators != 0 {
 		i = fmt.Sprintf("initiators %v", sp.Initiators.Members())
 	}
-	return familyText(sp, graph) + p + ", " + i
+	c := ""
+	if sp.Capacity > 0 {
+		c = fmt.Sprintf(", channels of capacity %d", sp.Capacity)
+	}
+	return familyText(sp, graph) + p + ", " + i + c
 }
 
 // saveTrace writes the counterexample's trace, if there is one, to path

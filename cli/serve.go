@@ -25,7 +25,7 @@ var serveCommand = &cli.Command{
 	Name:            "serve",
 	Usage:           "serve a page for stepping through the protocol's executions in a browser",
 	UsageText:       fmt.Sprintf("elcheck serve -algo=cr-flip -n=4 [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-addr=127.0.0.1:8080] (n at most %d)", web.MaxN),
-	Flags:           []cli.Flag{algoFlag, serveNFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, addrFlag},
+	Flags:           []cli.Flag{algoFlag, serveNFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, addrFlag},
 	Action:          serveAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)

@@ -40,6 +40,7 @@ var (
 	initiatorsFlag = &cli.StringFlag{Name: "initiators", Usage: "fix the initiators: `POSITIONS` 0..n-1, e.g. 0,2,3, or all (default: every non-empty set)"}
 	orientFlag     = &cli.StringFlag{Name: "orientation", Value: "consistent", Usage: "`WHICH` port numberings: consistent (on a two-way ring, port 0 leads clockwise at every process; on a network, each process numbers its ports in the order of its neighbours' positions) or any (every numbering of every process's ports, up to the network's automorphisms: on a two-way ring, an unoriented ring) (default: consistent)"}
 	channelsFlag   = &cli.StringFlag{Name: "channels", Usage: "channel semantics `KIND`, fifo or bag (default: the protocol's)"}
+	capacityFlag   = &cli.IntFlag{Name: "capacity", Usage: "bound every channel to `K` messages: a send into a full channel blocks the sender until the receiver reads, and a terminal state with a blocked sender is a deadlock (default: the protocol's; 0: unbounded)"}
 	exactFlag      = &cli.BoolFlag{Name: "exact", Usage: "store whole states instead of 64-bit fingerprints"}
 	searchFlag     = &cli.StringFlag{Name: "search", Value: "bfs", Usage: "the search `ORDER`, bfs (shortest counterexamples) or dfs (default: bfs)"}
 	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after `N` distinct states (default, or 0: no limit)"}
@@ -59,7 +60,7 @@ var verifyCommand = &cli.Command{
 	Name:      "verify",
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
-	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, exactFlag, searchFlag,
+	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, searchFlag,
 		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
@@ -240,6 +241,10 @@ var lookupMachine = lookupKnown
 // unknown topology is a usage error) and reads -channels, -ids and
 // -initiators into it: the configurations to explore. verify and bounds
 // share it.
+// maxCapacity bounds -capacity: beyond a few messages a bound changes
+// little but the state count.
+const maxCapacity = 64
+
 func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 	kind, err := parseFamily(c, info)
 	if err != nil {
@@ -269,6 +274,14 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 			return space, usagef("-channels=%s: use fifo or bag", s)
 		}
 		space.Channels = ch
+	}
+	space.Capacity = info.Capacity
+	if c.IsSet(capacityFlag.Name) {
+		k := c.Int(capacityFlag.Name)
+		if k < 0 || k > maxCapacity {
+			return space, usagef("-capacity=%d is out of range: use 1..%d messages per channel, or 0 for unbounded channels", k, maxCapacity)
+		}
+		space.Capacity = k
 	}
 	if c.IsSet(idsFlag.Name) {
 		s := c.String(idsFlag.Name)

@@ -22,6 +22,8 @@ type Space struct {
 	// it with a family's instances.
 	Topologies []spec.Topology
 	Channels   spec.Channels
+	// Capacity bounds every channel (spec.Config.Capacity); 0 is unbounded.
+	Capacity int
 	// IDs fixes the id placement; nil means every placement of 1..n up to
 	// each topology's port-preserving automorphisms (spec.Topology.
 	// PortPreserving): for a ring, up to rotation, (n-1)! of them.
@@ -168,7 +170,7 @@ func (sp Space) Indexed() iter.Seq2[int, spec.Config] {
 					if !sp.inShard(k) {
 						continue
 					}
-					if !yield(k, spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels}) {
+					if !yield(k, spec.Config{Topology: top, IDs: ids, Initiators: init, Channels: sp.Channels, Capacity: sp.Capacity}) {
 						return
 					}
 				}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -21,11 +23,13 @@ const FormatVersion = 2
 
 // File is a trace as `-trace-out` writes it and `elcheck replay` reads it.
 type File struct {
-	Version    int       `json:"elcheck_trace"`
-	Algo       string    `json:"algo"`
-	N          int       `json:"n"`
-	Topology   string    `json:"topology"`
-	Channels   string    `json:"channels"`
+	Version  int    `json:"elcheck_trace"`
+	Algo     string `json:"algo"`
+	N        int    `json:"n"`
+	Topology string `json:"topology"`
+	Channels string `json:"channels"`
+	// Capacity is the channels' capacity; omitted when unbounded.
+	Capacity   int       `json:"capacity,omitempty"`
 	IDs        []spec.ID `json:"ids"`
 	Initiators []int     `json:"initiators"`
 	// Edges are the channels of the network the trace ran on, in the
@@ -49,8 +53,11 @@ type FileStep struct {
 	Port    int          `json:"port"`
 	From    int          `json:"from"`
 	Message *FileMessage `json:"message,omitempty"`
-	Text    string       `json:"text"`
-	Note    string       `json:"note,omitempty"`
+	// Choice is the alternatives the step took at its choice points
+	// (spec.Outbox.Choose), as "2" or "2.0.1"; omitted if it chose none.
+	Choice string `json:"choice,omitempty"`
+	Text   string `json:"text"`
+	Note   string `json:"note,omitempty"`
 }
 
 // FileEdge is one channel: from a process's port to a process's port.
@@ -87,11 +94,11 @@ type FileLocal struct {
 // ToFile converts a rebuilt trace to its JSON form.
 func (t *Trace) ToFile() *File {
 	f := &File{Version: FormatVersion, Algo: t.Algo, N: t.Config.Topology.N, Topology: t.Config.Topology.Kind.String(),
-		Channels: t.Config.Channels.String(), IDs: t.Config.IDs, Initiators: t.Config.Initiators.Members(),
+		Channels: t.Config.Channels.String(), Capacity: t.Config.Capacity, IDs: t.Config.IDs, Initiators: t.Config.Initiators.Members(),
 		Edges: Edges(t.Config.Topology), Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
 	for _, st := range t.Steps {
 		a := st.Action
-		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Text: t.describe(a), Note: st.Note}
+		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Choice: a.Choice.String(), Text: t.describe(a), Note: st.Note}
 		if a.Kind == spec.Deliver {
 			ed := t.Config.Topology.Edges[a.Edge]
 			fs.Port, fs.From = int(ed.To.Port), ed.From.Node
@@ -164,7 +171,10 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 		}
 		init = init.With(p)
 	}
-	return spec.Config{Topology: top, IDs: f.IDs, Initiators: init, Channels: ch}, nil
+	if f.Capacity < 0 {
+		return spec.Config{}, fmt.Errorf("the trace has channel capacity %d", f.Capacity)
+	}
+	return spec.Config{Topology: top, IDs: f.IDs, Initiators: init, Channels: ch, Capacity: f.Capacity}, nil
 }
 
 // network returns the instance of family k with f.N processes whose
@@ -290,6 +300,13 @@ func (f *File) Violation(m spec.Machine) (*explore.Violation, error) {
 		default:
 			return nil, fmt.Errorf("step %d: unknown event %q (wake or deliver)", k+1, fs.Event)
 		}
+		if fs.Choice != "" {
+			c, err := parseChoice(fs.Choice)
+			if err != nil {
+				return nil, fmt.Errorf("step %d: %v", k+1, err)
+			}
+			a.Choice = c
+		}
 		v.Trace = append(v.Trace, a)
 	}
 	return v, nil
@@ -382,6 +399,13 @@ func judge(t *Trace) Outcome {
 	case invariants.Uniformity, invariants.ComparisonOnly:
 		o.Why = t.Property + " relates several executions; run `elcheck verify` again to re-check it"
 		return o
+	case invariants.Deadlock:
+		if d := sy.Deadlock(&final); terminal && d != "" {
+			o.Confirmed, o.Why = true, d
+		} else {
+			o.Why = "the trace does not end with a blocked process and nothing enabled"
+		}
+		return o
 	}
 	if v := chk.Always(view); v != nil && v.Property == t.Property {
 		o.Confirmed, o.Why = true, v.Detail
@@ -395,4 +419,22 @@ func judge(t *Trace) Outcome {
 	}
 	o.Why = "the trace runs, but its last state does not violate " + t.Property
 	return o
+}
+
+// parseChoice reads a step's choice as FileStep.Choice writes it: "2" or
+// "2.0.1".
+func parseChoice(s string) (spec.Choice, error) {
+	var alts []int
+	for _, f := range strings.Split(s, ".") {
+		a, err := strconv.Atoi(f)
+		if err != nil {
+			return 0, fmt.Errorf("choice %q: not numbers separated by dots", s)
+		}
+		alts = append(alts, a)
+	}
+	c, ok := spec.PackChoice(alts)
+	if !ok {
+		return 0, fmt.Errorf("choice %q: at most %d alternatives, each in 0..%d", s, spec.MaxChoices, spec.MaxAlternatives-1)
+	}
+	return c, nil
 }

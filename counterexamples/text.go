@@ -56,6 +56,9 @@ func (t *Trace) WriteText(w io.Writer) error {
 		if fl := t.inFlight(st.State); fl != "" {
 			fmt.Fprintf(&b, "    in flight: %s\n", fl)
 		}
+		if bl := t.blocked(st.State); bl != "" {
+			fmt.Fprintf(&b, "    blocked: %s\n", bl)
+		}
 	}
 	if len(t.Steps) > 0 {
 		b.WriteString("final state:\n")
@@ -105,6 +108,21 @@ func (t *Trace) writeState(b *strings.Builder, s explore.State) {
 	if fl := t.inFlight(s); fl != "" {
 		fmt.Fprintf(b, "    in flight: %s\n", fl)
 	}
+	if bl := t.blocked(s); bl != "" {
+		fmt.Fprintf(b, "    blocked: %s\n", bl)
+	}
+}
+
+// blocked renders the sends blocked processes hold (channels of bounded
+// capacity): "p1 holds id(1) to p2, id(3) to p0", or "".
+func (t *Trace) blocked(s explore.State) string {
+	var parts []string
+	for p, h := range s.Held {
+		if len(h) > 0 {
+			parts = append(parts, fmt.Sprintf("p%d holds %s", p, t.sendsText(p, h, t.sys.Info.Messages)))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (t *Trace) inFlight(s explore.State) string {

@@ -144,9 +144,15 @@ func (t *Trace) msg(m spec.Message) string { return m.Format(t.sys.Info.Messages
 func (t *Trace) Describe(a explore.Action) string { return t.describe(a) }
 
 func (t *Trace) describe(a explore.Action) string {
+	choice := ""
+	if a.Choice != 0 {
+		// The alternatives the step took where the protocol chose
+		// (spec.Outbox.Choose); its note says what they meant.
+		choice = ", choosing " + a.Choice.String()
+	}
 	if a.Kind == spec.Wake {
-		return t.proc(a.Proc) + " wakes up"
+		return t.proc(a.Proc) + " wakes up" + choice
 	}
 	from := t.Config.Topology.Edges[a.Edge].From.Node
-	return fmt.Sprintf("%s receives %s from p%d", t.proc(a.Proc), t.msg(a.Msg), from)
+	return fmt.Sprintf("%s receives %s from p%d%s", t.proc(a.Proc), t.msg(a.Msg), from, choice)
 }

@@ -66,6 +66,11 @@ func ampleSet[A any](n int, acts, cand []A, procs []int32, ready func(p int) boo
 // the channels are FIFO and every channel into p holds a message, so
 // others only append behind the messages p is offered.
 func (sy *System) ready(p int, pending bool, full []uint32) bool {
+	if sy.Config.Capacity > 0 {
+		// A step may fill a channel and block another process's send:
+		// no step is independent of the others, so no reduction.
+		return false
+	}
 	if pending {
 		return true
 	}

@@ -56,8 +56,7 @@ func (b *byteStore) expand(_, d int32, rec []byte, out *expansion) { b.self.expa
 
 func (b *byteStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
 	sy := b.x.sy
-	n, k := sy.N(), len(sy.Config.Topology.Edges)
-	b.msgs = decodeInto(s, b.msgs, rec, n, k, nil) // clocks too: a final state's are its time
+	b.msgs = sy.decodeInto(s, b.msgs, rec, nil) // clocks too: a final state's are its time
 	inFlight := s.InFlight()
 	for _, l := range s.Locals {
 		decs = append(decs, sy.Machine.Decision(l))
@@ -74,7 +73,7 @@ func (b *byteStore) keep(w *window, out *expansion, c int) []byte {
 
 func (b *byteStore) uniform(rec []byte) bool {
 	x := b.x
-	x.u.msgs = decodeInto(&x.u.cur, x.u.msgs, rec, x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+	x.u.msgs = x.sy.decodeInto(&x.u.cur, x.u.msgs, rec, nil)
 	return x.uniform(&x.u.cur)
 }
 
@@ -91,7 +90,7 @@ func (e *expander) expand(x *searcher, d int32, rec []byte, out *expansion) {
 	// Lean expansion reads only channel heads, and so does ample when it
 	// splices (not when edges carry costs: it then builds successors).
 	e.lay.headsOnly = lean && !(x.reduce && weighted)
-	e.msgs = decodeInto(&e.cur, e.msgs, rec, sy.N(), len(sy.Config.Topology.Edges), &e.lay)
+	e.msgs = sy.decodeInto(&e.cur, e.msgs, rec, &e.lay)
 	s := &e.cur
 	inFlight := e.lay.inFlight()
 	e.all = sy.Enabled(s, e.all[:0])

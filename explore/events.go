@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -90,6 +91,39 @@ func effect(kind spec.EventKind, p, e int) (wakes, pops int) {
 		return p, -1
 	}
 	return -1, e
+}
+
+// blocked reports whether process p of s holds sends that a full channel
+// refused (channels of bounded capacity): it takes no step until they are
+// out, its wake-up and deliveries waiting, as a process blocked in a send
+// does.
+func blocked(s *State, p int) bool { return s.Held != nil && len(s.Held[p]) > 0 }
+
+// ended reports whether nothing is enabled in s, which holds inFlight
+// messages: terminal's rule, and with channels of bounded capacity, an
+// empty Enabled list (a message to a blocked process is no delivery).
+func (sy *System) ended(s *State, inFlight int) bool {
+	if s.Held == nil {
+		return terminal(s.Wake, inFlight)
+	}
+	return len(sy.Enabled(s, nil)) == 0
+}
+
+// Deadlock describes the processes blocked in a terminal state s, or ""
+// if none is.
+func (sy *System) Deadlock(s *State) string {
+	var who []string
+	for p, h := range s.Held {
+		if len(h) > 0 {
+			e := sy.outEdge[p][h[0].Port]
+			who = append(who, fmt.Sprintf("p%d (id %d) is blocked sending %s on port %d (the channel to p%d holds %d, its capacity)",
+				p, sy.Config.IDs[p], h[0].Msg.Format(sy.Info.Messages), h[0].Port, sy.edgeTo[e], len(s.Chans[e])))
+		}
+	}
+	if who == nil {
+		return ""
+	}
+	return strings.Join(who, "; ") + ", and no event is enabled"
 }
 
 // afterEffect is the pending wake-ups and the number of messages in

@@ -37,9 +37,11 @@ type memoStep struct {
 // memoLimit bounds what the memo holds, in bytes (about).
 const memoLimit = 32 << 20
 
-// keyOf builds the memo key of a step: the local state, then the event.
-func (m *stepMemo) keyOf(local []byte, ev spec.Event) []byte {
+// keyOf builds the memo key of a step: the local state, then the event
+// and the alternatives it takes (Action.Choice).
+func (m *stepMemo) keyOf(local []byte, ev spec.Event, c spec.Choice) []byte {
 	k := append(m.key[:0], local...)
+	k = binary.LittleEndian.AppendUint32(k, uint32(c))
 	k = append(k, byte(ev.Kind))
 	k = binary.AppendUvarint(k, uint64(ev.Port))
 	k = spec.AppendMessage(k, ev.Msg)

@@ -33,6 +33,9 @@ type refState struct {
 	locals  []string
 	chans   [][]spec.Message
 	pending []bool
+	// held[i] is what process i, blocked on a full channel (bounded
+	// capacity), has still to send, oldest first.
+	held [][]spec.Send
 }
 
 // key prints the state so that equal states print alike: bag channels are
@@ -58,6 +61,9 @@ func (r *refSys) key(s refState) string {
 	for _, p := range s.pending {
 		parts = append(parts, strconv.FormatBool(p))
 	}
+	for _, h := range s.held {
+		parts = append(parts, fmt.Sprint(h))
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -68,6 +74,8 @@ type refEvent struct {
 	proc int
 	edge int
 	msg  spec.Message
+	// choice is the alternatives the step takes (spec.Outbox.Choose).
+	choice spec.Choice
 }
 
 // refSys is one configuration of one protocol.
@@ -96,7 +104,62 @@ func (r *refSys) initial() refState {
 		s.locals[i] = string(r.m.Init(env))
 		s.pending[i] = r.cfg.Initiators.Has(i)
 	}
+	if r.cfg.Capacity > 0 {
+		s.held = make([][]spec.Send, r.n)
+	}
 	return s
+}
+
+// blocked reports whether process i holds sends a full channel refused.
+func (s refState) blocked(i int) bool { return s.held != nil && len(s.held[i]) > 0 }
+
+// outEdge returns the channel process i's port p sends on, or -1.
+func (r *refSys) outEdge(i int, p spec.Port) int {
+	for e, ed := range r.cfg.Topology.Edges {
+		if ed.From.Node == i && ed.From.Port == p {
+			return e
+		}
+	}
+	return -1
+}
+
+// withChoices returns ev once for every combination of alternatives its
+// step can take, found by running the step on each prefix of choices and
+// branching at the first choice point the prefix does not fix.
+func (r *refSys) withChoices(s refState, ev refEvent) []refEvent {
+	if !r.info.Chooses {
+		return []refEvent{ev}
+	}
+	var evs []refEvent
+	var walk func(prefix []int)
+	walk = func(prefix []int) {
+		c, _ := spec.PackChoice(prefix)
+		var out spec.Outbox
+		out.SetChoice(c)
+		ok := func() (ok bool) {
+			defer func() { ok = recover() == nil }()
+			r.m.Step(nil, []byte(s.locals[ev.proc]), r.event(ev), &out)
+			return
+		}()
+		arity := out.Arity()
+		if !ok || len(arity) <= len(prefix) {
+			ev.choice = c
+			evs = append(evs, ev)
+			return
+		}
+		for a := range int(arity[len(prefix)]) {
+			walk(append(slices.Clip(prefix), a))
+		}
+	}
+	walk(nil)
+	return evs
+}
+
+func (r *refSys) event(ev refEvent) spec.Event {
+	if ev.wake {
+		return spec.Event{Kind: spec.Wake}
+	}
+	return spec.Event{Kind: spec.Deliver, Port: r.cfg.Topology.Edges[ev.edge].To.Port, Msg: ev.msg}
 }
 
 // enabled lists the events enabled in s: pending wake-ups, then for every
@@ -106,23 +169,23 @@ func (r *refSys) enabled(s refState) []refEvent {
 	var evs []refEvent
 	for i := 0; i < r.n; i++ {
 		if s.pending[i] {
-			evs = append(evs, refEvent{wake: true, proc: i, edge: -1})
+			evs = append(evs, r.withChoices(s, refEvent{wake: true, proc: i, edge: -1})...)
 		}
 	}
 	for e, c := range s.chans {
 		to := r.cfg.Topology.Edges[e].To.Node
-		if len(c) == 0 || s.pending[to] {
+		if len(c) == 0 || s.pending[to] || s.blocked(to) {
 			continue
 		}
 		if r.cfg.Channels == spec.FIFO {
-			evs = append(evs, refEvent{proc: to, edge: e, msg: c[0]})
+			evs = append(evs, r.withChoices(s, refEvent{proc: to, edge: e, msg: c[0]})...)
 			continue
 		}
 		seen := map[spec.Message]bool{}
 		for _, m := range c {
 			if !seen[m] {
 				seen[m] = true
-				evs = append(evs, refEvent{proc: to, edge: e, msg: m})
+				evs = append(evs, r.withChoices(s, refEvent{proc: to, edge: e, msg: m})...)
 			}
 		}
 	}
@@ -133,13 +196,23 @@ func (r *refSys) enabled(s refState) []refEvent {
 // messages sent, or a non-empty failure if the step panicked or sent on a
 // port that has no channel.
 func (r *refSys) apply(s refState, ev refEvent) (next refState, sent int, failure string) {
-	var event spec.Event
-	if ev.wake {
-		event = spec.Event{Kind: spec.Wake}
-	} else {
-		event = spec.Event{Kind: spec.Deliver, Port: r.cfg.Topology.Edges[ev.edge].To.Port, Msg: ev.msg}
+	next = refState{
+		locals:  slices.Clone(s.locals),
+		chans:   make([][]spec.Message, len(s.chans)),
+		pending: slices.Clone(s.pending),
 	}
+	for e, c := range s.chans {
+		next.chans[e] = slices.Clone(c)
+	}
+	if s.held != nil {
+		next.held = make([][]spec.Send, len(s.held))
+		for i, h := range s.held {
+			next.held[i] = slices.Clone(h)
+		}
+	}
+	event := r.event(ev)
 	var out spec.Outbox
+	out.SetChoice(ev.choice)
 	var local []byte
 	func() {
 		defer func() {
@@ -152,14 +225,8 @@ func (r *refSys) apply(s refState, ev refEvent) (next refState, sent int, failur
 	if failure != "" {
 		return refState{}, 0, failure
 	}
-
-	next = refState{
-		locals:  slices.Clone(s.locals),
-		chans:   make([][]spec.Message, len(s.chans)),
-		pending: slices.Clone(s.pending),
-	}
-	for e, c := range s.chans {
-		next.chans[e] = slices.Clone(c)
+	if !r.info.Chooses && slices.ContainsFunc(out.Arity(), func(n uint8) bool { return n > 1 }) {
+		return refState{}, 0, "chose without declaring it"
 	}
 	next.locals[ev.proc] = string(local)
 	if ev.wake {
@@ -170,16 +237,28 @@ func (r *refSys) apply(s refState, ev refEvent) (next refState, sent int, failur
 		next.chans[ev.edge] = append(c[:i:i], c[i+1:]...)
 	}
 	for _, snd := range out.Sends() {
-		found := false
-		for e, ed := range r.cfg.Topology.Edges {
-			if ed.From.Node == ev.proc && ed.From.Port == snd.Port {
-				next.chans[e] = append(next.chans[e], snd.Msg)
-				found = true
+		e := r.outEdge(ev.proc, snd.Port)
+		if e < 0 {
+			return refState{}, 0, fmt.Sprintf("sent on port %d, which has no channel", snd.Port)
+		}
+		if next.held != nil && (len(next.held[ev.proc]) > 0 || len(next.chans[e]) >= r.cfg.Capacity) {
+			next.held[ev.proc] = append(next.held[ev.proc], snd)
+			continue
+		}
+		next.chans[e] = append(next.chans[e], snd.Msg)
+	}
+	if !ev.wake && next.held != nil {
+		// The delivery made room in its channel: the sender, if blocked
+		// there, completes its held sends that now fit, in order.
+		from := r.cfg.Topology.Edges[ev.edge].From.Node
+		for len(next.held[from]) > 0 {
+			h := next.held[from][0]
+			e := r.outEdge(from, h.Port)
+			if len(next.chans[e]) >= r.cfg.Capacity {
 				break
 			}
-		}
-		if !found {
-			return refState{}, 0, fmt.Sprintf("sent on port %d, which has no channel", snd.Port)
+			next.chans[e] = append(next.chans[e], h.Msg)
+			next.held[from] = next.held[from][1:]
 		}
 	}
 	return next, len(out.Sends()), ""
@@ -228,6 +307,12 @@ func (r *refSys) violated(s refState, terminal bool) []string {
 		inFlight := 0
 		for _, c := range s.chans {
 			inFlight += len(c)
+		}
+		for _, h := range s.held {
+			if len(h) > 0 {
+				set[invariants.Deadlock] = true
+			}
+			inFlight += len(h)
 		}
 		if inFlight > 0 && !r.info.Leftovers {
 			set[invariants.Termination] = true
@@ -392,7 +477,7 @@ func (r *refSys) replay(trace []explore.Action) (path []refState, sent int, last
 	s := r.initial()
 	path = append(path, s)
 	for k, a := range trace {
-		ev := refEvent{wake: a.Kind == spec.Wake, proc: a.Proc, edge: -1}
+		ev := refEvent{wake: a.Kind == spec.Wake, proc: a.Proc, edge: -1, choice: a.Choice}
 		if !ev.wake {
 			ev.edge, ev.msg = a.Edge, a.Msg
 		}
@@ -508,7 +593,13 @@ type refMode struct {
 	// anyPorts covers every numbering of the ports (configs.Space.AnyPorts):
 	// on a two-way ring, every orientation of every process.
 	anyPorts bool
+	// capacity bounds the channels (spec.Config.Capacity).
+	capacity int
 }
+
+// atCapacityOne are protocols also compared with channels of capacity one,
+// where sends block and deadlocks happen (flooding on a triangle), to n = 3.
+var atCapacityOne = map[string]bool{"fixture-flood": true, "fixture-tagged": true, "tiny-cr": true}
 
 // bagAtFour are protocols also compared on bags of four processes. On a
 // unidirectional ring with FIFO channels every process reads one channel
@@ -523,21 +614,24 @@ var bagAtFour = map[string]bool{"tiny-cr": true, "tiny-tight": true}
 var upToThree = map[string]bool{"fixture-flood": true}
 
 func refModes(info spec.Info) []refMode {
-	modes := []refMode{{info.Channels.String() + "/exact", info.Channels, true, 4, false}}
+	modes := []refMode{{info.Channels.String() + "/exact", info.Channels, true, 4, false, info.Capacity}}
 	if info.Channels != spec.Bag {
 		bagN := 3
 		if bagAtFour[info.Name] {
 			bagN = 4
 		}
-		modes = append(modes, refMode{"bag/exact", spec.Bag, true, bagN, false})
+		modes = append(modes, refMode{"bag/exact", spec.Bag, true, bagN, false, info.Capacity})
 	}
-	modes = append(modes, refMode{"fifo/fingerprints", spec.FIFO, false, 4, false})
+	modes = append(modes, refMode{"fifo/fingerprints", spec.FIFO, false, 4, false, info.Capacity})
 	if slices.ContainsFunc(spec.MustTopologies(info.Topology, 3), func(t spec.Topology) bool { return slices.Max(t.Ports) > 1 }) {
 		// Every orientation is some eight times the states at n = 4, and
 		// fingerprints differ from the exact mode only in the visited set,
 		// which the exact mode at n = 4 checks the counts of: both stop at 3.
 		modes[len(modes)-1].maxN = 3
-		modes = append(modes, refMode{info.Channels.String() + "/any-orientation", info.Channels, false, 3, true})
+		modes = append(modes, refMode{info.Channels.String() + "/any-orientation", info.Channels, false, 3, true, info.Capacity})
+	}
+	if atCapacityOne[info.Name] {
+		modes = append(modes, refMode{"fifo/capacity-1", spec.FIFO, false, 3, false, 1}, refMode{"bag/capacity-1", spec.Bag, true, 3, false, 1})
 	}
 	if upToThree[info.Name] {
 		for k := range modes {
@@ -552,7 +646,8 @@ func refModes(info spec.Info) []refMode {
 // violation (a cycle, a failing step, a broken bound, a bad end state),
 // and the fixture with several steps enabled around a cycle.
 func refMachines() []spec.Machine {
-	return append(append(protocols.All(), tinyMachines()...), spec.Erase(fixtures.Heartbeat{}), spec.Erase(fixtures.Clockwise{}), spec.Erase(fixtures.Flood{}))
+	return append(append(protocols.All(), tinyMachines()...), spec.Erase(fixtures.Heartbeat{}), spec.Erase(fixtures.Clockwise{}), spec.Erase(fixtures.Flood{}),
+		spec.Erase(fixtures.Tagged{}), spec.Erase(fixtures.Coin{}), spec.Erase(fixtures.Undeclared{}))
 }
 
 func TestReferenceAgrees(t *testing.T) {
@@ -580,7 +675,7 @@ func TestReferenceAgrees(t *testing.T) {
 					reported := 0
 					verdicts := map[string]int{}
 					var states int64
-					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels}
+					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: mode.channels, Capacity: mode.capacity}
 					if mode.anyPorts {
 						if !slices.ContainsFunc(space.Topologies, func(t spec.Topology) bool { return slices.Max(t.Ports) > 1 }) {
 							continue // a network of one or two processes: one port each
@@ -591,7 +686,7 @@ func TestReferenceAgrees(t *testing.T) {
 					}
 					for cfg := range space.Configs() {
 						ref := newRefSys(m, cfg).explore()
-						one := configs.Space{Topologies: []spec.Topology{cfg.Topology}, Channels: mode.channels, IDs: cfg.IDs, Initiators: cfg.Initiators}
+						one := configs.Space{Topologies: []spec.Topology{cfg.Topology}, Channels: mode.channels, Capacity: mode.capacity, IDs: cfg.IDs, Initiators: cfg.Initiators}
 						got := explore.Check(t.Context(), m, one, explore.Options{
 							Exact: mode.exact, PurityEvery: 0, UniformityEvery: 0, ComparisonOnly: false, // BFS, no self-checks
 						})

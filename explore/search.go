@@ -138,7 +138,7 @@ func (x *searcher) encoding(i int32) []byte { return x.st.encoding(x.kept.get(i)
 
 // state decodes state i, whose record must still be kept.
 func (x *searcher) state(i int32) State {
-	return DecodeState(x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges))
+	return x.sy.Decode(x.encoding(i))
 }
 
 // found returns the violation of prop at state i, with the trace that
@@ -209,7 +209,12 @@ func (x *searcher) checkView(i int32, s *State, view invariants.State, r *config
 	if v := x.checker.Always(view); v != nil {
 		return x.found(v.Property, v.Detail, i)
 	}
-	end := terminal(s.Wake, inFlight)
+	end := x.sy.ended(s, inFlight)
+	if end && s.Held != nil {
+		if d := x.sy.Deadlock(s); d != "" {
+			return x.found(invariants.Deadlock, d, i)
+		}
+	}
 	if end {
 		r.terminals++
 		r.finals += mix(fingerprint(x.encoding(i)))
@@ -253,7 +258,7 @@ func (x *searcher) checkNew(i int32, rec []byte, same bool, r *configResult) *Vi
 // process a.Proc's decision or not (keeps) and sent sent messages, has the
 // decisions of s and is not terminal (checkNew); inFlight is s's.
 func (sy *System) sameAsParent(s *State, inFlight int, a Action, keeps bool, sent int) bool {
-	if !keeps {
+	if !keeps || s.Held != nil { // with held sends, whether it ends needs the state
 		return false
 	}
 	wakes, pops := effect(a.Kind, a.Proc, a.Edge)
@@ -266,7 +271,7 @@ func (x *searcher) checkUniform(i int32, r *configResult) *Violation {
 	if every := x.opts.UniformityEvery; every > 0 && int64(i)%int64(every) == 0 {
 		r.uniformChecked++
 		if !x.st.uniform(x.kept.get(i)) {
-			x.u.msgs = decodeInto(&x.u.cur, x.u.msgs, x.encoding(i), x.sy.N(), len(x.sy.Config.Topology.Edges), nil)
+			x.u.msgs = x.sy.decodeInto(&x.u.cur, x.u.msgs, x.encoding(i), nil)
 			s := &x.u.cur
 			// An impure step breaks the symmetry too; blame the real cause.
 			for _, a := range x.sy.Enabled(s, nil) {
@@ -336,7 +341,7 @@ func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 	sy := x.sy
 	x.u.enc = s.Encode(x.u.enc[:0])
 	x.u.lay.headsOnly = true
-	x.u.hmsgs = decodeInto(&x.u.heads, x.u.hmsgs, x.u.enc, sy.N(), len(sy.Config.Topology.Edges), &x.u.lay)
+	x.u.hmsgs = sy.decodeInto(&x.u.heads, x.u.hmsgs, x.u.enc, &x.u.lay)
 	x.u.acts = sy.Enabled(&x.u.heads, x.u.acts[:0])
 	for _, a := range x.u.acts {
 		var err *StepError

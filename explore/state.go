@@ -27,13 +27,23 @@ type State struct {
 	// chain of messages that ends at its last step. Nil unless the search
 	// measures time (Options.Time); messages then carry their send time.
 	Clocks []int32
+	// Held[i] is what process i, blocked on a full channel, has still to
+	// send, oldest first: on channels of bounded capacity
+	// (spec.Config.Capacity) a send into a full channel blocks the sender
+	// until the receiver makes room, and its later sends wait behind it.
+	// Nil when channels are unbounded.
+	Held [][]spec.Send
 }
 
-// InFlight counts the messages in all channels.
+// InFlight counts the messages in all channels, and those held by blocked
+// senders.
 func (s *State) InFlight() int {
 	k := 0
 	for _, c := range s.Chans {
 		k += len(c)
+	}
+	for _, h := range s.Held {
+		k += len(h)
 	}
 	return k
 }
@@ -51,6 +61,13 @@ func (s *State) Encode(dst []byte) []byte {
 			dst = spec.AppendMessage(dst, m)
 		}
 	}
+	for _, h := range s.Held {
+		dst = binary.AppendUvarint(dst, uint64(len(h)))
+		for _, snd := range h {
+			dst = append(dst, byte(snd.Port))
+			dst = spec.AppendMessage(dst, snd.Msg)
+		}
+	}
 	for _, c := range s.Clocks {
 		dst = binary.AppendUvarint(dst, uint64(c))
 	}
@@ -61,8 +78,20 @@ func (s *State) Encode(dst []byte) []byte {
 // Local states alias b.
 func DecodeState(b []byte, n, k int) State {
 	var s State
-	decodeInto(&s, nil, b, n, k, nil)
+	decodeInto(&s, nil, b, n, k, false, nil)
 	return s
+}
+
+// Decode reads an encoding of a state of sy's configuration.
+func (sy *System) Decode(b []byte) State {
+	var s State
+	sy.decodeInto(&s, nil, b, nil)
+	return s
+}
+
+// decodeInto is decodeInto for sy's configuration.
+func (sy *System) decodeInto(s *State, msgs []spec.Message, b []byte, lay *layout) []spec.Message {
+	return decodeInto(s, msgs, b, sy.N(), len(sy.Config.Topology.Edges), sy.Config.Capacity > 0, lay)
 }
 
 // layout is where the parts of a state's encoding are, for building a
@@ -82,8 +111,9 @@ type layout struct {
 
 // decodeInto decodes b into s, reusing s's slices and msgs (which holds
 // every channel's messages back to back); it returns msgs for reuse. If
-// lay is not nil it records the layout of b.
-func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) []spec.Message {
+// lay is not nil it records the layout of b. held says that the processes'
+// held sends follow the channels (State.Held).
+func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, held bool, lay *layout) []spec.Message {
 	d := reader{b: b}
 	heads := false
 	if lay != nil {
@@ -140,6 +170,16 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, lay *layout) 
 	if lay != nil {
 		lay.at = append(lay.at, int32(d.p))
 	}
+	s.Held = nil
+	if held {
+		s.Held = make([][]spec.Send, n)
+		for i := range n {
+			for range d.uint() {
+				port := spec.Port(d.byte())
+				s.Held[i] = append(s.Held[i], spec.Send{Port: port, Msg: d.message()})
+			}
+		}
+	}
 	s.Clocks = s.Clocks[:0]
 	if d.p < len(b) { // clocks follow when time is measured
 		for range n {
@@ -185,6 +225,16 @@ func (r *reader) uint() uint64 {
 		return uint64(r.b[p])
 	}
 	return r.uintSlow()
+}
+
+// byte reads one byte.
+func (r *reader) byte() byte {
+	if r.p >= len(r.b) {
+		r.bad = true
+		return 0
+	}
+	r.p++
+	return r.b[r.p-1]
 }
 
 // uintSlow is uint's case of a varint longer than a byte, out of line so
@@ -272,6 +322,10 @@ type Action struct {
 	Edge int
 	// Msg is the delivered message.
 	Msg spec.Message
+	// Choice is the alternatives the step takes at its choice points
+	// (spec.Outbox.Choose); 0 for a step that does not choose. Enabled
+	// lists one action per alternative.
+	Choice spec.Choice
 }
 
 // fingerprint is the stable 64-bit hash of a state's encoding

@@ -36,7 +36,7 @@ func TestEncodeSuccessor(t *testing.T) {
 				for len(queue) > 0 {
 					p := queue[0]
 					queue = queue[1:]
-					decodeInto(&s, nil, p, n, k, &lay)
+					decodeInto(&s, nil, p, n, k, false, &lay)
 					for _, a := range sy.Enabled(&s, nil) {
 						next, _, err := sy.Apply(&s, a)
 						if err != nil {
@@ -51,7 +51,7 @@ func TestEncodeSuccessor(t *testing.T) {
 						}
 						hl := layout{headsOnly: true}
 						var hs State
-						decodeInto(&hs, nil, p, n, k, &hl)
+						decodeInto(&hs, nil, p, n, k, false, &hl)
 						if hl.inFlight() != s.InFlight() || !slices.Equal(sy.Enabled(&hs, nil), sy.Enabled(&s, nil)) {
 							t.Fatalf("%s %v: decoding heads only: %d in flight, enabled %v; whole: %d, %v", m.Info().Name, cfg, hl.inFlight(), sy.Enabled(&hs, nil), s.InFlight(), sy.Enabled(&s, nil))
 						}

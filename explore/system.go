@@ -74,6 +74,9 @@ func (sy *System) Initial() State {
 	if sy.Clocks {
 		s.Clocks = make([]int32, top.N)
 	}
+	if sy.Config.Capacity > 0 {
+		s.Held = make([][]spec.Send, top.N)
+	}
 	return s
 }
 
@@ -101,11 +104,14 @@ func (sy *System) Enabled(s *State, dst []Action) []Action {
 		full = append(full, uint32(len(c)))
 	}
 	for _, sl := range sy.enabled(s.Wake, full, s, sbuf[:0]) {
+		if blocked(s, int(sl.p)) {
+			continue
+		}
 		a := Action{Kind: sl.kind, Proc: int(sl.p), Edge: int(sl.e)}
 		if sl.e >= 0 {
 			a.Msg = s.Chans[sl.e][sl.j]
 		}
-		dst = append(dst, a)
+		dst = sy.branches(dst, s.Locals[a.Proc], a)
 	}
 	return dst
 }
@@ -151,7 +157,7 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 		next, sends, err = sy.run(dst, local, a)
 		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
-	key := sy.memo.keyOf(local, sy.Event(a))
+	key := sy.memo.keyOf(local, sy.Event(a), a.Choice)
 	if next, sends, same, uses, ok := sy.memo.get(dst, key); ok {
 		if *uses < math.MaxUint32 {
 			*uses++
@@ -223,16 +229,53 @@ func (sy *System) run(dst, local []byte, a Action) (next []byte, sends []spec.Se
 		}
 	}()
 	sy.out.Reset()
+	sy.out.SetChoice(a.Choice)
 	next = sy.Machine.Step(dst, local, sy.Event(a), &sy.out)
+	if !sy.Info.Chooses {
+		for _, n := range sy.out.Arity() {
+			if n > 1 {
+				return next, nil, &StepError{invariants.StepPanicked, fmt.Sprintf("%s called Choose(%d), but the protocol does not declare Info.Chooses: declare it, and the explorer explores every alternative", sy.describe(a), n)}
+			}
+		}
+	}
 	return next, sy.out.Sends(), nil
+}
+
+// branches appends to dst the actions a stands for: one per alternative
+// of its step's choices (spec.Outbox.Choose), in the order
+// spec.Outbox.NextChoice enumerates them, or a alone if the protocol does
+// not choose. It runs the step to learn the alternatives; a step that
+// fails is left to the caller, who runs it again and reports it.
+func (sy *System) branches(dst []Action, local []byte, a Action) []Action {
+	if !sy.Info.Chooses {
+		return append(dst, a)
+	}
+	var buf [256]byte
+	a.Choice = 0
+	for {
+		if _, _, err := sy.run(buf[:0], local, a); err != nil {
+			return append(dst, a)
+		}
+		a.Choice = sy.out.Taken()
+		dst = append(dst, a)
+		next, more := sy.out.NextChoice()
+		if !more {
+			return dst
+		}
+		a.Choice = next
+	}
 }
 
 func (sy *System) describe(a Action) string {
 	id := sy.Config.IDs[a.Proc]
-	if a.Kind == spec.Wake {
-		return fmt.Sprintf("the step of p%d (id %d) on wake-up", a.Proc, id)
+	choice := ""
+	if a.Choice != 0 {
+		choice = " (choice " + a.Choice.String() + ")"
 	}
-	return fmt.Sprintf("the step of p%d (id %d) on receiving %s", a.Proc, id, a.Msg.Format(sy.Info.Messages))
+	if a.Kind == spec.Wake {
+		return fmt.Sprintf("the step of p%d (id %d) on wake-up%s", a.Proc, id, choice)
+	}
+	return fmt.Sprintf("the step of p%d (id %d) on receiving %s%s", a.Proc, id, a.Msg.Format(sy.Info.Messages), choice)
 }
 
 // Apply returns the successor of s under a and the messages the step sent.
@@ -252,6 +295,7 @@ type scratch struct {
 	outs    []int       // the channels they go on
 	changed []int       // and the channels it changes
 	clocks  []int32
+	held    [][]spec.Send
 	locals  [][]byte
 	chans   [][]spec.Message
 	bufs    [][]spec.Message // per channel, for the channels a step changes
@@ -321,23 +365,72 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
 		return State{}, nil, err
 	}
+	var held []spec.Send
+	if s.Held != nil {
+		t.Held = append(sc.held[:0], s.Held...)
+		sc.held = t.Held
+	}
 	for k, snd := range sends {
 		e := sc.outs[k]
-		own(e)
 		m := snd.Msg
 		m.Time = 0
 		if s.Clocks != nil {
 			m.Time = clock + 1
 		}
-		c := append(t.Chans[e], m)
-		if sy.Config.Channels == spec.Bag {
-			i, _ := slices.BinarySearchFunc(c[:len(c)-1], m, spec.Message.Compare)
-			copy(c[i+1:], c[i:])
-			c[i] = m
+		if s.Held != nil && (held != nil || len(t.Chans[e]) >= sy.Config.Capacity) {
+			// The channel is full: the process blocks here, and this
+			// send and every later one wait, in order (Release).
+			held = append(held, spec.Send{Port: snd.Port, Msg: m})
+			continue
 		}
-		t.Chans[e], sc.bufs[e] = c, c
+		own(e)
+		t.Chans[e] = sy.push(t.Chans[e], m)
+		sc.bufs[e] = t.Chans[e]
+	}
+	if held != nil {
+		t.Held[a.Proc] = held
+	}
+	if pops >= 0 && s.Held != nil {
+		sy.unblock(&t, sy.Config.Topology.Edges[pops].From.Node, own)
 	}
 	return t, sends, nil
+}
+
+// push appends m to channel contents c, in order on a bag.
+func (sy *System) push(c []spec.Message, m spec.Message) []spec.Message {
+	c = append(c, m)
+	if sy.Config.Channels == spec.Bag {
+		i, _ := slices.BinarySearchFunc(c[:len(c)-1], m, spec.Message.Compare)
+		copy(c[i+1:], c[i:])
+		c[i] = m
+	}
+	return c
+}
+
+// unblock lets process p's held sends go, oldest first, while their
+// channels have room: a delivery that frees a place in a full channel
+// completes its blocked sender's send at once. Nothing else can take that
+// place (a channel has one sender, and it is blocked) and the send changes
+// no decision, so taking it in the same transition as the delivery, rather
+// than as a step of its own, loses no behaviour; it keeps every execution's
+// length its wake-ups plus its messages (graph.go's message count).
+func (sy *System) unblock(t *State, p int, own func(e int)) {
+	h := t.Held[p]
+	k := 0
+	for ; k < len(h); k++ {
+		e := sy.outEdge[p][h[k].Port]
+		if len(t.Chans[e]) >= sy.Config.Capacity {
+			break
+		}
+		own(e)
+		t.Chans[e] = sy.push(t.Chans[e], h[k].Msg)
+	}
+	if k > 0 {
+		t.Held[p] = slices.Clip(h[k:])
+		if k == len(h) {
+			t.Held[p] = nil
+		}
+	}
 }
 
 // spliceStep takes step a from s, encoded as p and laid out as lay, and
@@ -406,8 +499,10 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 }
 
 // splices reports whether successors' encodings can be spliced from their
-// parents' (spliceStep): FIFO channels, no clocks.
-func (sy *System) splices() bool { return sy.Config.Channels == spec.FIFO && !sy.Clocks }
+// parents' (spliceStep): FIFO channels, no clocks, no bound on channels.
+func (sy *System) splices() bool {
+	return sy.Config.Channels == spec.FIFO && !sy.Clocks && sy.Config.Capacity == 0
+}
 
 // CheckPurity runs a's step from s firstUseRuns times more and reports a StepError if
 // the results differ, from each other or from the result the search used
@@ -419,7 +514,7 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	var used []byte
 	var usedSends []spec.Send
 	if sy.memo != nil {
-		used, usedSends, _, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a)))
+		used, usedSends, _, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a), a.Choice))
 	}
 	return sy.checkPurity(local, a, used, usedSends, firstUseRuns)
 }
@@ -523,6 +618,20 @@ func (sy *System) permuteInto(t *State, s *State, p spec.Perm, edges []int) {
 	}
 	for e, to := range edges {
 		t.Chans[to] = s.Chans[e]
+	}
+	t.Held = nil
+	if s.Held != nil {
+		t.Held = make([][]spec.Send, len(s.Held))
+		for i, h := range s.Held {
+			if len(h) == 0 {
+				continue
+			}
+			moved := make([]spec.Send, len(h))
+			for j, snd := range h {
+				moved[j] = spec.Send{Port: p.Port[i][snd.Port], Msg: snd.Msg}
+			}
+			t.Held[p.Node[i]] = moved
+		}
 	}
 }
 

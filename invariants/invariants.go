@@ -71,6 +71,7 @@ var All = []Property{
 	{Uniformity, Structural, "rotating a state commutes with taking its successors"},
 	{ComparisonOnly, Structural, "an order-preserving relabelling of the ids gives the same behaviour"},
 	{MessageBound, Bound, "the most messages any execution sends is within the declared bound"},
+	{Deadlock, AtEnd, "with channels of bounded capacity (-capacity), no terminal state has a process blocked on a send into a full channel; reports list it only for such channels"},
 }
 
 // Lookup returns the named property.

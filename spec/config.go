@@ -291,7 +291,8 @@ type Config struct {
 	// Capacity bounds every channel to that many messages; 0 is
 	// unbounded. A process whose send finds its channel full blocks, its
 	// remaining sends held in order, until the receiver makes room
-	// (document 004's implementation of Afek-Gafni; docs/semantics.md).
+	// (as Afek-Gafni's implementation in the notes on its algorithm B;
+	// docs/semantics.md).
 	Capacity int
 }
 

@@ -170,6 +170,10 @@ type Info struct {
 	// Capacity is the channel capacity the variant is checked under by
 	// default (Config.Capacity); 0 is unbounded.
 	Capacity int
+	// Chooses declares that the protocol's steps call Outbox.Choose: the
+	// explorer then lists one action per alternative. A step that chooses
+	// among several without it is a finding, not a silent first pick.
+	Chooses bool
 	// KnowsN declares that processes are told n (Env.N).
 	KnowsN bool
 	// Bug describes the mistake of a buggy variant; empty for a correct one.

@@ -59,7 +59,7 @@ func (l *Local) server(algo string, n int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run on %d processes: %v", algo, n, err)
 	}
-	space.Channels = info.Channels
+	space.Channels, space.Capacity = info.Channels, info.Capacity
 	s, err := New(m, space)
 	if err != nil {
 		return nil, err

@@ -395,12 +395,18 @@ func (s *Server) properties(sy *explore.System, cfg spec.Config, final *explore.
 	var found *invariants.Violation
 	if st.Failed == "" {
 		found = chk.Always(view)
+		if d := sy.Deadlock(final); found == nil && st.Terminal && d != "" {
+			found = &invariants.Violation{Property: invariants.Deadlock, Detail: d}
+		}
 		if found == nil && st.Terminal {
 			found = chk.AtEnd(view)
 		}
 	}
 	var out []PropertyStatus
 	for _, p := range invariants.All {
+		if p.Name == invariants.Deadlock && cfg.Capacity == 0 {
+			continue
+		}
 		ps := PropertyStatus{Name: p.Name, Kind: p.Kind.String(), Status: "holds"}
 		switch {
 		case found != nil && found.Property == p.Name:
