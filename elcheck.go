@@ -66,6 +66,9 @@ type settings struct {
 	space configs.Space
 	opts  explore.Options
 	n     int
+	info  spec.Info
+	// kind is the family checked: the protocol's, or Family's.
+	kind spec.TopologyKind
 	// noSym turns symmetry reduction off once the space is known.
 	noSym bool
 }
@@ -123,6 +126,66 @@ func Initiators(positions ...int) Option {
 // A protocol that relies on a consistent orientation fails under it.
 func AnyOrientation() Option {
 	return func(s *settings) error { return s.space.AnyPorts() }
+}
+
+// Family checks every network of family k on n processes instead of the
+// protocol's own family, where the protocol runs on several
+// (spec.TopologyKind.Families: a protocol for connected graphs runs on
+// trees and on the complete graph too), as `elcheck verify -topology`.
+func Family(k spec.TopologyKind) Option {
+	return func(s *settings) error {
+		if !slices.Contains(s.info.Topology.Families(), k) {
+			return fmt.Errorf("it runs on a %v, not on a %v", s.info.Topology, k)
+		}
+		sp, err := configs.NewSpace(k, s.n)
+		if err != nil {
+			return fmt.Errorf("no %v of %d processes: %v", k, s.n, err)
+		}
+		s.kind = k
+		return s.networks(sp.Topologies)
+	}
+}
+
+// Network checks the one network of the family (the protocol's, or
+// Family's if given before) whose two-way links are links, processes
+// numbered 0..n-1, as `elcheck verify -graph=0-1,1-2`.
+func Network(links ...[2]int) Option {
+	return func(s *settings) error {
+		if !s.kind.Linked() {
+			return fmt.Errorf("a %v is not given by its links", s.kind)
+		}
+		t, err := spec.NewNetwork(s.kind, s.n, links)
+		if err != nil {
+			return err
+		}
+		return s.networks([]spec.Topology{t})
+	}
+}
+
+// networks replaces the networks checked, keeping AnyOrientation if it was
+// given before.
+func (s *settings) networks(tops []spec.Topology) error {
+	s.space.Topologies = tops
+	if s.space.AnyNumbering {
+		s.space.AnyNumbering = false
+		return s.space.AnyPorts()
+	}
+	return nil
+}
+
+// Capacity bounds every channel to k messages (0: unbounded) instead of the
+// protocol's own Info.Capacity: a send into a full channel blocks its
+// process until the receiver makes room, and a terminal state with a
+// blocked process is a deadlock (docs/semantics.md), as `elcheck verify
+// -capacity`.
+func Capacity(k int) Option {
+	return func(s *settings) error {
+		if k < 0 || k > 64 {
+			return fmt.Errorf("capacity %d: use 1 to 64 messages per channel, or 0 for unbounded channels", k)
+		}
+		s.space.Capacity = k
+		return nil
+	}
 }
 
 // Reduction turns partial-order and symmetry reduction on (the default) or
@@ -188,7 +251,8 @@ func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report
 		return nil, fmt.Errorf("elcheck: %s cannot run on %d processes: %v", info.Name, n, err)
 	}
 	space.Channels = info.Channels
-	s := &settings{space: space, opts: explore.DefaultOptions(), n: n}
+	space.Capacity = info.Capacity
+	s := &settings{space: space, opts: explore.DefaultOptions(), n: n, info: info, kind: info.Topology}
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, fmt.Errorf("elcheck: %s: %v", info.Name, err)

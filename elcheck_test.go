@@ -123,3 +123,51 @@ func TestAnyOrientation(t *testing.T) {
 		t.Errorf("cr with any orientation: %v", err)
 	}
 }
+
+// Family, Network and Capacity narrow the space as -topology, -graph and
+// -capacity do: flooding is correct on every network, and deadlocks on a
+// square once channels hold one message.
+func TestFamilyNetworkCapacity(t *testing.T) {
+	m := spec.Erase(fixtures.Flood{})
+	ctx := context.Background()
+	square := Network([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 0})
+	tests := []struct {
+		name    string
+		n       int
+		opts    []Option
+		configs int
+		want    invariants.Outcome
+		prop    string
+	}{
+		// Placements are up to the automorphisms that keep the ports'
+		// numbers (spec.Topology.PortPreserving), which ports numbered by
+		// neighbour leave few of: 36 over the path and the star of 4,
+		// 12 on the square, each with 15 initiator sets.
+		{"trees", 4, []Option{Family(spec.Tree)}, 36 * 15, invariants.Verified, ""},
+		{"complete", 3, []Option{Family(spec.Complete)}, 6 * 7, invariants.Verified, ""},
+		{"a path", 4, []Option{Network([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3})}, 24 * 15, invariants.Verified, ""},
+		{"a square", 4, []Option{square}, 12 * 15, invariants.Verified, ""},
+		{"a square at capacity 1", 4, []Option{square, Capacity(1)}, 12 * 15, invariants.Violated, invariants.Deadlock},
+	}
+	for _, tt := range tests {
+		rep, err := Verify(ctx, m, tt.n, append(tt.opts, Workers(1))...)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if rep.Configurations != tt.configs || rep.Verdict.Outcome != tt.want || rep.Verdict.Property != tt.prop {
+			t.Errorf("%s: %d configurations, %v; want %d, %v %s", tt.name, rep.Configurations, rep.Verdict, tt.configs, tt.want, tt.prop)
+		}
+	}
+	for _, bad := range []struct {
+		opt  Option
+		want string
+	}{
+		{Family(spec.BiRing), "not on a bidirectional ring"},
+		{Network([2]int{0, 1}), "connected"},
+		{Capacity(-1), "capacity -1"},
+	} {
+		if _, err := Verify(ctx, m, 4, bad.opt); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("want an error saying %q, got %v", bad.want, err)
+		}
+	}
+}
