@@ -169,3 +169,6 @@ func (sy *System) edgeMap(p spec.Perm) []int {
 	}
 	return m
 }
+
+// OutEdge returns the channel process p's port sends on.
+func (sy *System) OutEdge(p int, port spec.Port) int { return sy.outEdge[p][port] }

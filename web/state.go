@@ -54,6 +54,9 @@ type Process struct {
 	Initiator bool    `json:"initiator"`
 	// Asleep says the process is an initiator whose wake-up is pending.
 	Asleep bool `json:"asleep"`
+	// Held is what the process, blocked on a full channel (bounded
+	// capacity), has still to send: "id(1) to p2"; empty if not blocked.
+	Held []string `json:"held,omitempty"`
 }
 
 // Channel is one channel with its contents, the next to be delivered
@@ -316,6 +319,12 @@ func (s *Server) state(r *request) (*State, error) {
 		d := s.m.Decision(l)
 		st.Processes = append(st.Processes, Process{ID: r.cfg.IDs[i], State: s.m.Format(l), Decision: d.Status.String(),
 			Leader: d.Leader, Initiator: r.cfg.Initiators.Has(i), Asleep: final.Wake.Has(i)})
+	}
+	for i, h := range final.Held {
+		for _, snd := range h {
+			to := top.Edges[sy.OutEdge(i, snd.Port)].To.Node
+			st.Processes[i].Held = append(st.Processes[i].Held, fmt.Sprintf("%s to p%d", snd.Msg.Format(s.info.Messages), to))
+		}
 	}
 	for e, ed := range top.Edges {
 		c := Channel{From: ed.From.Node, FromPort: int(ed.From.Port), To: ed.To.Node, ToPort: int(ed.To.Port), Messages: []string{}}

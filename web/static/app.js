@@ -126,7 +126,7 @@ function drawNetwork(st) {
   defs.append(mk);
   svg.append(defs);
   const n = st.processes.length, cx = 330, cy = 265, R = n <= 2 ? 120 : 175, r = 30;
-  const pos = st.processes.map((_, i) => {
+  const pos = st.topology === "tree" && n > 2 ? treeLayout(st, cx, cy) : st.processes.map((_, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
     return { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), dx: Math.cos(a), dy: Math.sin(a) };
   });
@@ -165,8 +165,40 @@ function drawNetwork(st) {
     const anchor = P.dx > 0.3 ? "start" : P.dx < -0.3 ? "end" : "middle";
     g.append(el("svg:text", { class: "pstate", x: tx, y: ty, "text-anchor": anchor }, p.state));
     if (p.asleep) g.append(el("svg:text", { class: "pwake", x: tx, y: ty + 14, "text-anchor": anchor }, "wake-up pending"));
+    if (p.held) g.append(el("svg:text", { class: "pwake", x: tx, y: ty + 14, "text-anchor": anchor }, "blocked, holds " + p.held.join(", ")));
     svg.append(g);
   });
+}
+
+// treeLayout draws a tree in levels from a centre (a node of least
+// eccentricity), children under their parent, spread evenly by leaves.
+function treeLayout(st, cx, cy) {
+  const n = st.processes.length, adj = st.processes.map(() => []);
+  st.edges.forEach((e) => { if (!adj[e.from].includes(e.to)) adj[e.from].push(e.to); });
+  const bfs = (root) => {
+    const depth = Array(n).fill(-1), parent = Array(n).fill(-1), order = [root];
+    depth[root] = 0;
+    for (let k = 0; k < order.length; k++) {
+      for (const w of adj[order[k]]) if (depth[w] < 0) { depth[w] = depth[order[k]] + 1; parent[w] = order[k]; order.push(w); }
+    }
+    return { depth, parent, order };
+  };
+  let root = 0, best = Infinity;
+  for (let v = 0; v < n; v++) { const e = Math.max(...bfs(v).depth); if (e < best) { best = e; root = v; } }
+  const { depth, parent, order } = bfs(root);
+  const kids = st.processes.map(() => []);
+  order.slice(1).forEach((v) => kids[parent[v]].push(v));
+  const leaves = (v) => (kids[v].length ? kids[v].reduce((s, w) => s + leaves(w), 0) : 1);
+  const pos = Array(n), W = 560, H = 380, levels = Math.max(1, best);
+  const place = (v, left, width) => {
+    pos[v] = { x: cx - W / 2 + left + width / 2, y: cy - H / 2 + (H * depth[v]) / levels, dx: 0, dy: -1 };
+    let at = left;
+    for (const w of kids[v]) { const share = (width * leaves(w)) / leaves(v); place(w, at, share); at += share; }
+  };
+  place(root, 0, W);
+  // labels go beside a node, on the side away from the centre line
+  pos.forEach((P) => { P.dx = P.x >= cx ? 1 : -1; P.dy = 0; });
+  return pos;
 }
 
 function choose(i) {
