@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
@@ -173,6 +174,9 @@ type Row struct {
 	Violation *explore.Violation
 	// States is the number of distinct states explored.
 	States int64
+	// nets are the per-network formulas' checks, by the formula's index
+	// in Literature(info) (zero for the others).
+	nets []netCheck
 }
 
 // Stat returns the named measure, or nil.
@@ -214,8 +218,20 @@ func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts expl
 	opts.Costs, opts.Time = costs, true
 	opts.ComparisonOnly, opts.UniformityEvery = false, 0
 	opts.IgnoreBound = true
+	lits := Literature(info)
+	row.nets = make([]netCheck, len(lits))
 	opts.OnConfig = func(c explore.ConfigCosts) {
 		row.Measured++
+		for i, f := range lits {
+			if f.of == nil {
+				continue
+			}
+			x := c.MaxTime
+			if k := slices.IndexFunc(costs, func(c explore.Cost) bool { return c.Name == f.Measure }); k >= 0 {
+				x = c.Max[k]
+			}
+			row.nets[i].add(x, f.of(&c.Config.Topology), c.Config)
+		}
 		placement := c.Config.Initiators == all
 		if placement {
 			row.Placements++

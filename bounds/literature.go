@@ -34,7 +34,14 @@ type Formula struct {
 	// value is a(n) + b(n)·log₂ n, so that formulas with a logarithm are
 	// compared exactly too.
 	value func(n int) (a, b *big.Rat)
+	// of is the value on one network (spec.Formula.Of), nil for a formula
+	// in n alone.
+	of func(t *spec.Topology) int64
 }
+
+// PerNetwork reports whether the formula is checked on each network
+// (spec.Formula.Of) rather than on the row's figure.
+func (f Formula) PerNetwork() bool { return f.of != nil }
 
 // Value returns the formula's value at n as a + b·log₂ n.
 func (f Formula) Value(n int) (a, b *big.Rat) { return f.value(n) }
@@ -103,7 +110,7 @@ func Literature(info spec.Info) []Formula {
 	}
 	fs := make([]Formula, len(info.Literature))
 	for i, f := range info.Literature {
-		fs[i] = Formula{Measure: f.Measure, Stat: f.Stat, Rel: f.Rel, Text: f.Text, Source: f.Source, value: f.Value}
+		fs[i] = Formula{Measure: f.Measure, Stat: f.Stat, Rel: f.Rel, Text: f.Text, Source: f.Source, value: f.Value, of: f.Of}
 	}
 	return fs
 }
@@ -111,8 +118,15 @@ func Literature(info spec.Info) []Formula {
 // checkLiterature sets row's figures against the formulas info declares.
 func checkLiterature(info spec.Info, row *Row) []LitCheck {
 	var out []LitCheck
-	for _, f := range Literature(info) {
+	for i, f := range Literature(info) {
 		lc := LitCheck{Formula: f, Value: f.ValueString(row.N)}
+		if f.of != nil {
+			if nc := row.nets[i]; row.Measured > 0 && row.Measured == row.Configs {
+				lc.Measured, lc.Holds = nc.String(f), nc.exceeded == 0
+			}
+			out = append(out, lc)
+			continue
+		}
 		s := row.Stat(f.Measure)
 		var x *big.Rat
 		// Only a complete row is set against the published formulas.
@@ -138,4 +152,37 @@ func RatString(r *big.Rat) string {
 		return r.Num().String()
 	}
 	return r.String()
+}
+
+// netCheck is a per-network formula (spec.Formula.Of) checked on every
+// configuration of a row: on how many its figure is within its network's
+// value, on how many equal to it, and the first that exceeds it.
+type netCheck struct {
+	configs, tight, exceeded int
+	most                     int64
+	first                    string
+}
+
+// add checks one configuration's figure x against its network's value b.
+func (nc *netCheck) add(x, b int64, cfg spec.Config) {
+	nc.configs++
+	nc.most = max(nc.most, x)
+	switch {
+	case x > b && nc.exceeded == 0:
+		nc.first = fmt.Sprintf("%d > %d on %v %s", x, b, cfg.Topology.Kind, cfg.Topology.Label)
+		fallthrough
+	case x > b:
+		nc.exceeded++
+	case x == b:
+		nc.tight++
+	}
+}
+
+// String renders the check for the tables: "7, ≤ on all 540 (= on 0)", or
+// "12, > on 3 of 540 (first: 12 > 10 on tree 0-1,1-2,2-3)".
+func (nc netCheck) String(f Formula) string {
+	if nc.exceeded > 0 {
+		return fmt.Sprintf("%d, > on %d of %d (first: %s)", nc.most, nc.exceeded, nc.configs, nc.first)
+	}
+	return fmt.Sprintf("%d, ≤ on all %d (= on %d)", nc.most, nc.configs, nc.tight)
 }

@@ -53,6 +53,9 @@ func (l LitCheck) Cell() string {
 	if l.Measured == "" {
 		return "n/a"
 	}
+	if l.PerNetwork() { // checked on each configuration: Measured says how
+		return l.Measured
+	}
 	rel := string(l.Rel)
 	switch {
 	case l.Holds && l.Measured == l.Value:

@@ -66,8 +66,8 @@ func TestGoldenCounts(t *testing.T) {
 				// (two-way rings stop at 3: MaxTestN).
 				// Two-way rings stop at 4: hs has 11 million states at 5.
 				top := 5
-				if info.Topology == spec.BiRing {
-					top = 4
+				if info.Topology == spec.BiRing || info.Topology.Linked() {
+					top = 4 // networks: fixtures.MaxN
 				}
 				for n := 1; n <= top; n++ {
 					for _, mode := range countModes {

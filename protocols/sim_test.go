@@ -191,8 +191,8 @@ func correct(t *testing.T) []spec.Machine {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) != 9 {
-		t.Fatalf("want 9 correct protocols, have %d", len(ms))
+	if len(ms) != 10 {
+		t.Fatalf("want 10 correct protocols, have %d", len(ms))
 	}
 	return ms
 }
@@ -279,6 +279,9 @@ func TestExactCounts(t *testing.T) {
 		ids   func(int) []spec.ID
 		want  func(n int) want
 	}{
+		// The lecture notes' tree election: "two wakeup messages and two
+		// tokens are sent along each channel" of the N-1 links.
+		{"every execution", "tree", mixed, func(n int) want { return want{"wakeup": 2*n - 2, "tok": 2*n - 2} }},
 		// The lecture notes' LeLann: every initiator's token makes n hops.
 		{"all initiators", "lelann", mixed, func(n int) want { return want{"tok": n * n} }},
 		// The lecture slides' LeLann: each of the n nodes' messages passes all

@@ -30,6 +30,12 @@ type Formula struct {
 	// Value is the formula's value at n as a + b·log₂ n, so that formulas
 	// with a logarithm are compared exactly too; Poly makes one without.
 	Value func(n int) (a, b *big.Rat)
+	// Of, if set, is the formula's value on one network, for a formula in
+	// more than n (a tree's diameter D, a graph's edges E): a maximum
+	// (Stat "max", Rel AtMost) is then checked on every configuration
+	// against its own network's value, and Value is the largest over the
+	// family's networks on n, for the tables.
+	Of func(t *Topology) int64
 }
 
 func (f Formula) validate() error {
@@ -40,6 +46,8 @@ func (f Formula) validate() error {
 		return errors.New("formula " + f.Text + ": Stat " + f.Stat + " is not min, mean or max")
 	case f.Rel != Equal && f.Rel != AtMost:
 		return errors.New("formula " + f.Text + ": Rel " + string(f.Rel) + " is not = or ≤")
+	case f.Of != nil && (f.Stat != "max" || f.Rel != AtMost):
+		return errors.New("formula " + f.Text + ": a formula per network (Of) bounds a maximum: Stat max, Rel ≤")
 	}
 	return nil
 }

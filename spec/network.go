@@ -231,3 +231,31 @@ func canonicalCode(n int, links [][2]int) uint64 {
 		}
 	}
 }
+
+// Diameter returns the largest distance between two processes, in
+// channels: the D of a tree election's time bound, 3D + 1.
+func (t Topology) Diameter() int {
+	adj := make([][]int, t.N)
+	for _, e := range t.Edges {
+		adj[e.From.Node] = append(adj[e.From.Node], e.To.Node)
+	}
+	d := 0
+	for s := range t.N {
+		dist := make([]int, t.N)
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[s] = 0
+		for queue := []int{s}; len(queue) > 0; queue = queue[1:] {
+			v := queue[0]
+			for _, w := range adj[v] {
+				if dist[w] < 0 {
+					dist[w] = dist[v] + 1
+					d = max(d, dist[w])
+					queue = append(queue, w)
+				}
+			}
+		}
+	}
+	return d
+}

@@ -334,3 +334,29 @@ func TestKindNames(t *testing.T) {
 		t.Errorf("KindNames %s", got)
 	}
 }
+
+func TestDiameter(t *testing.T) {
+	network := func(k spec.TopologyKind, n int, links [][2]int) spec.Topology {
+		top, err := spec.NewNetwork(k, n, links)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return top
+	}
+	tests := []struct {
+		top  spec.Topology
+		want int
+	}{
+		{spec.NewUniRing(1), 0},
+		{spec.NewUniRing(5), 4}, // one way round
+		{spec.NewBiRing(5), 2},
+		{network(spec.Tree, 4, [][2]int{{0, 1}, {1, 2}, {2, 3}}), 3},
+		{network(spec.Tree, 4, [][2]int{{0, 1}, {0, 2}, {0, 3}}), 2},
+		{network(spec.Complete, 4, [][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}), 1},
+	}
+	for _, tt := range tests {
+		if got := tt.top.Diameter(); got != tt.want {
+			t.Errorf("%v %s: diameter %d, want %d", tt.top.Kind, tt.top.Label, got, tt.want)
+		}
+	}
+}
