@@ -40,8 +40,11 @@ import (
 // once the wake-ups are all in, exactly when the program would. On FIFO
 // channels a neighbour's wakeup precedes its token, so at that moment at
 // least the last waker's token is missing; on bags every token may be in
-// already, and then q0 is any of them: the program's receive takes them in
-// any order, so the step chooses (spec.Outbox.Choose).
+// already, and then q0 is any of them (the program's receive takes them in
+// any order): the step takes the lowest port, a fixed rule, which
+// -orientation=any turns into every choice, since it numbers the ports
+// every way. Choosing (spec.Outbox.Choose) would cost every step a probe
+// for a case FIFO channels never meet.
 //
 // Counting: every process sends a wakeup to each neighbour (2N - 2), one
 // token (N), and the deciders' answer goes on to every neighbour but q0
@@ -164,9 +167,6 @@ func (p Tree) Info() spec.Info {
 		Messages: []string{treeWakeup: "wakeup", treeTok: "tok"},
 		Bound:    spec.Bound{Formula: "4N - 4", Max: func(n int) int { return max(4*n-4, 0) }},
 		Channels: spec.FIFO,
-		// Only on bags, where every token may arrive before the last
-		// wakeup, does the step choose its q0.
-		Chooses: true,
 		Literature: []spec.Formula{
 			{Measure: "messages", Stat: "min", Rel: spec.Equal, Text: "4N - 4", Source: `notes-election, "Waves on trees and election": "message complexity: 4N-4 (two wakeup messages and two tokens are sent along each channel)"`, Value: fourN},
 			{Measure: "messages", Stat: "max", Rel: spec.Equal, Text: "4N - 4", Source: `notes-election, "Waves on trees and election": "message complexity: 4N-4"`, Value: fourN},
@@ -237,10 +237,9 @@ func (p Tree) Step(s TreeState, ev spec.Event, out *spec.Outbox) TreeState {
 		s = s.send(out, uint8(bits.TrailingZeros16(^s.Rec)), p.variant)
 	case missing == 0:
 		// Every token is in before the last wakeup (bags only): the
-		// program's loop stops at any of them; the one left is q0's, and
-		// its answer is already here.
-		q0 := uint8(out.Choose(int(s.Ports)))
-		s = s.send(out, q0, p.variant)
+		// program's loop stops at any of them; the lowest port is q0
+		// (see the top of the file), and its answer is already here.
+		s = s.send(out, 0, p.variant)
 		if s.phase == treeAwake {
 			s = s.decide(out, s.V)
 		}
