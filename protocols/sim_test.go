@@ -3,6 +3,7 @@ package protocols
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/elcheck/elcheck/spec"
@@ -47,7 +48,7 @@ const maxSimSteps = 100000
 func simulate(m spec.Machine, ids []spec.ID, initiators spec.Set) (simResult, error) {
 	n := len(ids)
 	info := m.Info()
-	top := spec.MustTopologies(info.Topology, n)[0]
+	top := firstTopology(info.Topology, n)
 	res := simResult{locals: make([][]byte, n), sent: map[string]int{}}
 	in := make([][]spec.Message, len(top.Edges)) // in[e]: the contents of channel e
 	edge := map[spec.Endpoint]int{}              // out-port to channel
@@ -103,6 +104,29 @@ func simulate(m spec.Machine, ids []spec.ID, initiators spec.Set) (simResult, er
 		}
 	}
 }
+
+// firstTopology is the first network of family k on n processes, computed
+// once: a family of networks is enumerated with each one's automorphisms,
+// too slow to redo for every simulated run.
+func firstTopology(k spec.TopologyKind, n int) spec.Topology {
+	type key struct {
+		k spec.TopologyKind
+		n int
+	}
+	topsMu.Lock()
+	defer topsMu.Unlock()
+	t, ok := tops[key{k, n}]
+	if !ok {
+		t = spec.MustTopologies(k, n)[0]
+		tops[key{k, n}] = t
+	}
+	return t
+}
+
+var (
+	topsMu sync.Mutex
+	tops   = map[any]spec.Topology{}
+)
 
 func kindName(info spec.Info, k spec.Kind) string {
 	if int(k) < len(info.Messages) {
