@@ -220,8 +220,14 @@ func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts expl
 	opts.IgnoreBound = true
 	lits := Literature(info)
 	row.nets = make([]netCheck, len(lits))
+	// With a bound per network, each configuration is set against its own
+	// network's; over is the first that exceeds it.
+	var over *invariants.Violation
 	opts.OnConfig = func(c explore.ConfigCosts) {
 		row.Measured++
+		if info.Bound.Of != nil && over == nil {
+			over = invariants.CheckBound(info, &c.Config.Topology, int(c.Max[0]))
+		}
 		for i, f := range lits {
 			if f.of == nil {
 				continue
@@ -278,8 +284,11 @@ func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts expl
 		row.Worst = nil
 	}
 	var exceeded *invariants.Violation
-	if row.Measured > 0 {
-		exceeded = invariants.CheckBound(info, n, int(row.Stats[0].Max))
+	if row.Measured > 0 && info.Bound.Of != nil {
+		exceeded = over
+	} else if row.Measured > 0 {
+		top := spec.Topology{N: n}
+		exceeded = invariants.CheckBound(info, &top, int(row.Stats[0].Max))
 	}
 	if b := info.Bound; b.Max != nil {
 		bc := &BoundCheck{Formula: b.Formula, Bound: int64(b.Max(n)), Max: -1, Status: Unknown}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/explore"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
@@ -66,8 +67,11 @@ func TestGoldenCounts(t *testing.T) {
 				// (two-way rings stop at 3: MaxTestN).
 				// Two-way rings stop at 4: hs has 11 million states at 5.
 				top := 5
-				if info.Topology == spec.BiRing || info.Topology.Linked() {
-					top = 4 // networks: fixtures.MaxN
+				if info.Topology == spec.BiRing {
+					top = 4
+				}
+				if info.Topology.Linked() {
+					top = fixtures.MaxN(info, 4)
 				}
 				for n := 1; n <= top; n++ {
 					for _, mode := range countModes {

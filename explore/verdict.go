@@ -127,7 +127,7 @@ func (x *searcher) overBound(maxMsg int) *invariants.Violation {
 	if x.opts.IgnoreBound {
 		return nil
 	}
-	return invariants.CheckBound(x.sy.Info, x.sy.N(), maxMsg)
+	return invariants.CheckBound(x.sy.Info, &x.sy.Config.Topology, maxMsg)
 }
 
 // properties gives each property its status and note: the figures come

@@ -191,14 +191,18 @@ func (c *Checker) AtEnd(s State) *Violation {
 func (c *Checker) name(i int) string { return fmt.Sprintf("p%d (id %d)", i, c.Config.IDs[i]) }
 
 // CheckBound decides the message bound: nil if info declares no bound or
-// the most messages any execution on n processes sends, most, is within
-// it; otherwise the message-bound violation. Every engine (breadth-first,
+// the most messages any execution on network top sends, most, is within
+// it (spec.Bound.On); otherwise the message-bound violation. Every engine (breadth-first,
 // collapsed, cached) and the bounds report decide it here, so that they
 // agree on the comparison and on the words.
-func CheckBound(info spec.Info, n, most int) *Violation {
+func CheckBound(info spec.Info, top *spec.Topology, most int) *Violation {
 	b := info.Bound
-	if b.Max == nil || most <= b.Max(n) {
+	if b.Max == nil || most <= b.On(top) {
 		return nil
 	}
-	return &Violation{MessageBound, fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d", most, b.Formula, b.Max(n))}
+	on := ""
+	if b.Of != nil {
+		on = fmt.Sprintf(" on the %v (%s)", top.Kind, top.Label)
+	}
+	return &Violation{MessageBound, fmt.Sprintf("an execution sends %d messages, more than the declared bound %s = %d%s", most, b.Formula, b.On(top), on)}
 }

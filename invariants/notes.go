@@ -71,6 +71,8 @@ var notes = map[string]func(f Figures) (note string, checked bool){
 			return "left to the caller, which compares the figures with the bound itself", false
 		case f.Bound.Max == nil:
 			return "no bound declared", false
+		case f.MaxMessages >= 0 && f.Bound.Of != nil:
+			return fmt.Sprintf("max %d, bound %s on each network, at most %d", f.MaxMessages, f.Bound.Formula, f.Bound.Max(f.N)), true
 		case f.MaxMessages >= 0:
 			return fmt.Sprintf("max %d, bound %s = %d", f.MaxMessages, f.Bound.Formula, f.Bound.Max(f.N)), true
 		}

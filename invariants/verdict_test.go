@@ -10,23 +10,37 @@ import (
 // comparison (more than the bound, not at it) and the words.
 func TestCheckBound(t *testing.T) {
 	tri := spec.Info{Bound: spec.Bound{Formula: "n(n+1)/2", Max: func(n int) int { return n * (n + 1) / 2 }}}
+	// A bound per network: twice the channels, on a path of 3 (4
+	// channels) and a triangle (6).
+	links := spec.Info{Bound: spec.Bound{Formula: "2E", Max: func(n int) int { return n * (n - 1) },
+		Of: func(t *spec.Topology) int { return 2 * len(t.Edges) }}}
+	path, _ := spec.NewNetwork(spec.Graph, 3, [][2]int{{0, 1}, {1, 2}})
+	triangle, _ := spec.NewNetwork(spec.Graph, 3, [][2]int{{0, 1}, {1, 2}, {2, 0}})
 	tests := []struct {
 		name   string
 		info   spec.Info
 		n      int
+		top    *spec.Topology // a ring of n if nil
 		most   int
 		detail string // "" for no violation
 	}{
-		{"no bound declared", spec.Info{}, 3, 1000, ""},
-		{"below", tri, 3, 5, ""},
-		{"at the bound", tri, 3, 6, ""},
-		{"one over", tri, 3, 7, "an execution sends 7 messages, more than the declared bound n(n+1)/2 = 6"},
-		{"larger ring", tri, 5, 16, "an execution sends 16 messages, more than the declared bound n(n+1)/2 = 15"},
-		{"nothing measured", tri, 3, -1, ""},
+		{"within on the triangle", links, 3, &triangle, 12, ""},
+		{"over on the path", links, 3, &path, 9, "an execution sends 9 messages, more than the declared bound 2E = 8 on the connected graph (links 0-1,1-2)"},
+		{"no bound declared", spec.Info{}, 3, nil, 1000, ""},
+		{"below", tri, 3, nil, 5, ""},
+		{"at the bound", tri, 3, nil, 6, ""},
+		{"one over", tri, 3, nil, 7, "an execution sends 7 messages, more than the declared bound n(n+1)/2 = 6"},
+		{"larger ring", tri, 5, nil, 16, "an execution sends 16 messages, more than the declared bound n(n+1)/2 = 15"},
+		{"nothing measured", tri, 3, nil, -1, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := CheckBound(tt.info, tt.n, tt.most)
+			top := tt.top
+			if top == nil {
+				ring := spec.NewUniRing(tt.n)
+				top = &ring
+			}
+			v := CheckBound(tt.info, top, tt.most)
 			switch {
 			case tt.detail == "" && v != nil:
 				t.Errorf("violation %v, want none", v)

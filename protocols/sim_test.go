@@ -215,8 +215,8 @@ func correct(t *testing.T) []spec.Machine {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) != 10 {
-		t.Fatalf("want 10 correct protocols, have %d", len(ms))
+	if len(ms) != 11 {
+		t.Fatalf("want 11 correct protocols, have %d", len(ms))
 	}
 	return ms
 }
@@ -393,7 +393,11 @@ func TestAllPlacements(t *testing.T) {
 	for _, m := range correct(t) {
 		info := m.Info()
 		t.Run(info.Name, func(t *testing.T) {
-			for n := 1; n <= maxN; n++ {
+			top := maxN
+			if info.Topology.Linked() {
+				top = min(top, spec.MaxNetworkN(info.Topology))
+			}
+			for n := 1; n <= top; n++ {
 				most := 0
 				for ids := range permutations(n) {
 					sets := []spec.Set{spec.All(n)}

@@ -128,6 +128,19 @@ func (w Winner) Expected(ids []ID, initiators Set) ID {
 type Bound struct {
 	Formula string
 	Max     func(n int) int
+	// Of, if set, is the bound on one network, for a bound in more than n
+	// (echo's in the number of links): each configuration is then checked
+	// against its own network's value, and Max is the largest over the
+	// family's networks on n, which tables show.
+	Of func(t *Topology) int
+}
+
+// On returns the bound on network t: Of's value, or Max's at t's size.
+func (b Bound) On(t *Topology) int {
+	if b.Of != nil {
+		return b.Of(t)
+	}
+	return b.Max(t.N)
 }
 
 // Info describes a protocol or one of its variants.
