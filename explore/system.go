@@ -256,6 +256,9 @@ func (sy *System) branches(dst []Action, local []byte, a Action) []Action {
 		if _, _, err := sy.run(buf[:0], local, a); err != nil {
 			return append(dst, a)
 		}
+		if a.Choice == 0 && !slices.ContainsFunc(sy.out.Arity(), func(n uint8) bool { return n > 1 }) {
+			return append(dst, a) // Choose(1) only: no choice to record
+		}
 		a.Choice = sy.out.Taken()
 		dst = append(dst, a)
 		next, more := sy.out.NextChoice()

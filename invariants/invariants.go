@@ -138,8 +138,8 @@ func (c *Checker) Always(s State) *Violation {
 			first = i
 		}
 	}
-	if first >= 0 && c.Config.IDs[first] != c.Expected {
-		return &Violation{Validity, fmt.Sprintf("%s is leader but the winner must be %d (%s)", c.name(first), c.Expected, c.Info.Winner)}
+	if first >= 0 && !c.valid(c.Config.IDs[first]) {
+		return &Violation{Validity, fmt.Sprintf("%s is leader but the winner must be %s (%s)", c.name(first), c.must(), c.Info.Winner)}
 	}
 	known, who := spec.None, -1
 	for i, d := range s.Decisions {
@@ -151,10 +151,26 @@ func (c *Checker) Always(s State) *Violation {
 		}
 		known, who = d.Leader, i
 	}
-	if known != spec.None && known != c.Expected {
-		return &Violation{Validity, fmt.Sprintf("%s knows leader %d but the winner must be %d (%s)", c.name(who), known, c.Expected, c.Info.Winner)}
+	if known != spec.None && !c.valid(known) {
+		return &Violation{Validity, fmt.Sprintf("%s knows leader %d but the winner must be %s (%s)", c.name(who), known, c.must(), c.Info.Winner)}
 	}
 	return nil
+}
+
+// valid reports whether id may win (spec.Winner.Valid).
+func (c *Checker) valid(id spec.ID) bool {
+	if c.Expected != spec.None {
+		return id == c.Expected
+	}
+	return c.Info.Winner.Valid(id, c.Config.IDs, c.Config.Initiators)
+}
+
+// must says which id must win: the expected one, or "an initiator's id".
+func (c *Checker) must() string {
+	if c.Expected != spec.None {
+		return fmt.Sprint(c.Expected)
+	}
+	return "an initiator's id"
 }
 
 // AtEnd checks a terminal state: clean (termination), exactly one leader,
@@ -179,9 +195,10 @@ func (c *Checker) AtEnd(s State) *Violation {
 	}
 	// Validity was checked as the leader was elected (Always).
 	if c.Info.AllLearn {
+		want := c.Config.IDs[leader]
 		for i, d := range s.Decisions {
-			if d.Leader != c.Expected {
-				return &Violation{Agreement, fmt.Sprintf("the run ended and %s does not know the leader is %d", c.name(i), c.Expected)}
+			if d.Leader != want {
+				return &Violation{Agreement, fmt.Sprintf("the run ended and %s does not know the leader is %d", c.name(i), want)}
 			}
 		}
 	}

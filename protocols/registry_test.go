@@ -22,7 +22,7 @@ var pinned = []string{
 	"peterson", "peterson-nocheck", "peterson-norelay",
 }
 
-var properties = []string{"at-most-one-leader", "agreement", "termination", "exactly-one-leader", "validity", "message-bound"}
+var properties = []string{"at-most-one-leader", "agreement", "termination", "exactly-one-leader", "validity", "message-bound", "deadlock"}
 
 func TestRegistry(t *testing.T) {
 	names := Names()

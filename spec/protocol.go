@@ -96,16 +96,23 @@ const (
 	MinInitiators
 	// MaxInitiators: the largest identity among the initiators.
 	MaxInitiators
+	// AnyInitiator: any initiator's identity, the one the run elects
+	// (Afek-Gafni: the largest (level, id) wins, and levels depend on the
+	// schedule); validity then asks that the leader be an initiator.
+	AnyInitiator
 )
 
 // String names the rule as docs and `elcheck list` print it.
 func (w Winner) String() string {
-	return [...]string{"min of all ids", "max of all ids", "min of initiators' ids", "max of initiators' ids"}[w]
+	return [...]string{"min of all ids", "max of all ids", "min of initiators' ids", "max of initiators' ids", "any initiator's id"}[w]
 }
 
 // Expected returns the identity that must win given the id placement and
-// the initiator set.
+// the initiator set; None for AnyInitiator, where any may (Valid).
 func (w Winner) Expected(ids []ID, initiators Set) ID {
+	if w == AnyInitiator {
+		return None
+	}
 	best := None
 	for i, id := range ids {
 		if (w == MinInitiators || w == MaxInitiators) && !initiators.Has(i) {
@@ -121,6 +128,20 @@ func (w Winner) Expected(ids []ID, initiators Set) ID {
 		}
 	}
 	return best
+}
+
+// Valid reports whether id may win given the id placement and the
+// initiator set: it is Expected's, or with AnyInitiator an initiator's.
+func (w Winner) Valid(id ID, ids []ID, initiators Set) bool {
+	if w != AnyInitiator {
+		return id == w.Expected(ids, initiators)
+	}
+	for i, x := range ids {
+		if x == id && initiators.Has(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // Bound is a message-complexity bound from the literature: Formula as the
