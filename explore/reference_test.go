@@ -656,14 +656,8 @@ func refModes(info spec.Info) []refMode {
 			modes[k].maxN = min(modes[k].maxN, 3)
 		}
 	}
-	if (info.Topology == spec.Graph || info.Topology == spec.Complete) && info.Bug != "" {
-		// The reference explores a buggy variant's whole space, where the
-		// explorer stops at the first violation: echo-joinhigher's waves
-		// take processes back and forth past anything the reference can
-		// hold at three processes.
-		for k := range modes {
-			modes[k].maxN = min(modes[k].maxN, 2)
-		}
+	for k := range modes { // a buggy variant's whole space: fixtures.MaxWholeN
+		modes[k].maxN = fixtures.MaxWholeN(info, modes[k].maxN)
 	}
 	return modes
 }

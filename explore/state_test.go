@@ -24,7 +24,7 @@ func TestEncodeSuccessor(t *testing.T) {
 			continue
 		}
 		transitions := 0
-		for n := 1; n <= fixtures.MaxN(m.Info(), 4); n++ {
+		for n := 1; n <= fixtures.MaxWholeN(m.Info(), 4); n++ {
 			for cfg := range (configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}).Configs() {
 				sy := NewSystem(m, cfg)
 				k := len(cfg.Topology.Edges)
