@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,6 +60,28 @@ func TestImpureProtocolsFromTheCLI(t *testing.T) {
 				if !strings.Contains(out, "step 1:") {
 					t.Errorf("no trace shown:\n%s", out)
 				}
+			}
+		})
+	}
+}
+
+// A comparison-only finding made at a step comes with the trace to it,
+// is confirmed in a fresh process, and replays from its file: the replay
+// runs the step and its relabelled twin again.
+func TestComparisonOnlyReplays(t *testing.T) {
+	saved := lookupMachine
+	t.Cleanup(func() { lookupMachine = saved })
+	lookupMachine = lookupWithFixtures
+	for _, algo := range []string{"fixture-odd-skips", "fixture-overflow"} {
+		t.Run(algo, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "trace.json")
+			code, out, stderr := elcheck("verify", "-algo="+algo, "-n=3", "-trace-out="+path)
+			if code != exitViolated || !strings.HasSuffix(out, "VIOLATED: comparison-only\n") || !strings.Contains(out, "step 1:") {
+				t.Fatalf("verify: exit %d, want 1, comparison-only with a trace:\n%s%s", code, out, stderr)
+			}
+			code, out, stderr = elcheck("replay", path)
+			if code != exitViolated || !strings.Contains(out, "CONFIRMED: comparison-only") || !strings.Contains(out, "relabelling the ids it reads") {
+				t.Fatalf("replay: exit %d, want 1 and CONFIRMED:\n%s%s", code, out, stderr)
 			}
 		})
 	}

@@ -71,7 +71,7 @@ func TestPropertyNotes(t *testing.T) {
   validity             holds
   decentralization     holds  (all 7 non-empty initiator sets)
   uniformity           holds  (` + why + `14 states (every 17th))
-  comparison-only      holds  (every configuration re-explored under 2 order-preserving relabellings of its ids (top: the largest id made 2147483647, the others' parity and residue mod 3 changed; random: seed 1: increasing ids drawn from the whole range))
+  comparison-only      holds  (every distinct step and initial state checked to commute with 2 order-preserving relabellings of the ids it reads (top: the largest id made 2147483647, the others' parity and residue mod 3 changed; random: seed 1: increasing ids drawn from the whole range))
   message-bound        holds  (max 12, bound 2N⌊log N⌋ + 2N = 12)
 VERIFIED
 `},

@@ -51,7 +51,7 @@ var (
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
 		"a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
 	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed; results do not depend on it (default: one per CPU)"}
-	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not re-explore with relabelled ids (halves the time; comparison-only is then not checked)"}
+	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not check that steps only compare ids (comparison-only is then not checked)"}
 	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
 	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
 )

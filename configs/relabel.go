@@ -82,8 +82,9 @@ func (r Relabelling) Relabel(ids []spec.ID, seed uint64) []spec.ID {
 }
 
 // RelabellingNote describes the comparison-only check's relabellings, for
-// reports.
-func RelabellingNote(seed uint64) string {
+// reports: applied to each distinct step's ids (perStep), or to each
+// configuration's, explored again.
+func RelabellingNote(seed uint64, perStep bool) string {
 	var parts []string
 	for _, r := range Relabellings {
 		what := r.What
@@ -91,6 +92,10 @@ func RelabellingNote(seed uint64) string {
 			what = fmt.Sprintf("seed %d: %s", seed, what)
 		}
 		parts = append(parts, fmt.Sprintf("%s: %s", r.Name, what))
+	}
+	if perStep {
+		return fmt.Sprintf("every distinct step and initial state checked to commute with %d order-preserving relabellings of the ids it reads (%s)",
+			len(Relabellings), strings.Join(parts, "; "))
 	}
 	return fmt.Sprintf("every configuration re-explored under %d order-preserving relabellings of its ids (%s)",
 		len(Relabellings), strings.Join(parts, "; "))

@@ -38,8 +38,10 @@ type Options struct {
 	// UniformityEvery checks on every k-th state that rotating it commutes
 	// with taking its successors; 0 turns the check off.
 	UniformityEvery int
-	// ComparisonOnly re-explores every configuration with the ids relabelled
-	// by order-preserving maps (relabel.go) and compares the results.
+	// ComparisonOnly checks that every distinct step and initial state
+	// commutes with order-preserving relabellings of its ids
+	// (comparison.go); for a protocol whose states hide their ids, it
+	// explores every configuration again relabelled (relabel.go).
 	ComparisonOnly bool
 	// ComparisonSeed seeds the comparison-only check's random relabelling;
 	// reports name it, so that a finding can be reproduced.
@@ -250,6 +252,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 						// path than the shortest: search such a configuration
 						// again, unreduced, for the shortest trace.
 						x.reduce = opts.POR
+						x.cmpStep.missed.Store(false)
 						o.r = x.search(x.system(m, o.cfg))
 						if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
 							x.reduce = false
@@ -348,7 +351,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	}
 	res.Elapsed = time.Since(start)
 	res.UniformChecked = uniformChecked
-	res.Properties = properties(res, info, space, opts, uniformChecked)
+	res.Properties = properties(res, info, space, opts, uniformChecked, spec.CanRelabel(m))
 	return res
 }
 

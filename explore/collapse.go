@@ -296,6 +296,20 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	if err != nil {
 		return nil, err
 	}
+	remember := true
+	if sy.cmp != nil {
+		sends = slices.Clone(sends) // the check runs the step again
+		switch err := sy.checkRelabelled(c.localB[local], a, next, sends); {
+		case err == errNoRelabel:
+			// Not remembered (System.step says why); the step list grows
+			// by one for each use, which a protocol that hides its ids
+			// from its Fields method pays for.
+			sy.cmp.missed.Store(true)
+			remember = false
+		case err != nil:
+			return nil, err
+		}
+	}
 	st := czStep{next: c.internLocal(next, sy.Machine), send: uint32(len(c.sends)), maxPort: -1}
 	for _, s := range sends {
 		c.sends = append(c.sends, czSend{s.Port, c.internMsg(s.Msg)})
@@ -304,7 +318,9 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	st.sendEnd = uint32(len(c.sends))
 	st.same = c.localDec[st.next] == c.localDec[local]
 	c.steps = append(c.steps, st)
-	c.stepIdx.put(key, uint32(len(c.steps)-1))
+	if remember {
+		c.stepIdx.put(key, uint32(len(c.steps)-1))
+	}
 	c.size += int64(16 + 24 + 12*len(sends))
 	return &c.steps[len(c.steps)-1], nil
 }

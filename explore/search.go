@@ -73,6 +73,10 @@ type searcher struct {
 	memLimit int64
 	cache    *ristretto.Cache[uint64, memo]
 	memo     stepMemo
+	cmpStep  stepComparison // the comparison-only check of each step (comparison.go)
+	// initsPassed are the environments whose Init passed the check
+	// (checkInitRelabelled); a searcher checks one machine.
+	initsPassed map[spec.Env]bool
 	// par is the number of workers that may expand one configuration
 	// (parallel.go); exps and ring are their storage.
 	par   int
@@ -405,6 +409,10 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	sy.Clocks = x.opts.Time
 	sy.memo = &x.memo
 	sy.purity = x.opts.PurityEvery
+	if x.opts.ComparisonOnly && spec.CanRelabel(m) {
+		x.cmpStep.seed = x.opts.ComparisonSeed
+		sy.cmp = &x.cmpStep
+	}
 	return sy
 }
 

@@ -36,6 +36,9 @@ type System struct {
 	// purity is Options.PurityEvery: with a memo, how step runs distinct
 	// steps again to check that they are functions of their input.
 	purity int
+	// cmp, if set, is the comparison-only check of each distinct step at
+	// its first run (comparison.go).
+	cmp *stepComparison
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -182,6 +185,19 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 		}
 		next, sends = append(next[:len(dst)], used...), usedSends
 	}
+	if sy.cmp != nil {
+		// The check runs the step again, on the outbox sends is in.
+		sends = slices.Clone(sends)
+		switch err := sy.checkRelabelled(local, a, next[len(dst):], sends); {
+		case err == errNoRelabel:
+			sy.cmp.missed.Store(true)
+			// Not remembered: every configuration that takes the step
+			// misses it alike, whichever took it first.
+			return next, sends, sy.keeps(local, next[len(dst):]), nil
+		case err != nil:
+			return next, sends, false, err
+		}
+	}
 	same = sy.keeps(local, next[len(dst):])
 	sy.memo.put(key, next[len(dst):], sends, same)
 	return next, sends, same, nil
@@ -223,6 +239,12 @@ func (sy *System) keeps(from, next []byte) bool {
 // and turning a panic into a StepError. The sends are valid until the
 // next step.
 func (sy *System) run(dst, local []byte, a Action) (next []byte, sends []spec.Send, err *StepError) {
+	return sy.runEvent(dst, local, sy.Event(a), a)
+}
+
+// runEvent is run with the event given: a's, or (the comparison-only
+// check) a's with its ids relabelled.
+func (sy *System) runEvent(dst, local []byte, ev spec.Event, a Action) (next []byte, sends []spec.Send, err *StepError) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &StepError{invariants.StepPanicked, fmt.Sprintf("%s panicked: %v", sy.describe(a), r)}
@@ -230,7 +252,7 @@ func (sy *System) run(dst, local []byte, a Action) (next []byte, sends []spec.Se
 	}()
 	sy.out.Reset()
 	sy.out.SetChoice(a.Choice)
-	next = sy.Machine.Step(dst, local, sy.Event(a), &sy.out)
+	next = sy.Machine.Step(dst, local, ev, &sy.out)
 	if !sy.Info.Chooses {
 		for _, n := range sy.out.Arity() {
 			if n > 1 {

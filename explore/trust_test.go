@@ -85,9 +85,9 @@ func TestImpureStepShowsBothResults(t *testing.T) {
 }
 
 // Arithmetic on ids that an order-preserving relabelling keeping parity or
-// magnitude would miss is caught as comparison-only, with both id vectors
-// and both outcomes in the finding; the same algorithm without the slip
-// passes.
+// magnitude would miss is caught as comparison-only, at the step that
+// does it, with both id orders and both results in the finding; the same
+// algorithm without the slip passes.
 func TestArithmeticOnIDsCaught(t *testing.T) {
 	for _, tt := range []struct {
 		m    spec.Machine
@@ -110,7 +110,12 @@ func TestArithmeticOnIDsCaught(t *testing.T) {
 				if v == nil || v.Property != tt.want {
 					t.Fatalf("verdict %s, want %s", res.Verdict(), tt.want)
 				}
-				for _, want := range []string{fmt.Sprint(v.Config.IDs), "the same order", "states", "winners"} {
+				// Caught at the step that does arithmetic, reached by a
+				// trace: the step, both id orders and both results.
+				if len(v.Trace) == 0 {
+					t.Errorf("no trace to the step: %+v", v)
+				}
+				for _, want := range []string{"the step of p", "relabelling the ids it reads", "the same order", "gives ["} {
 					if !strings.Contains(v.Detail, want) {
 						t.Errorf("detail %q lacks %q", v.Detail, want)
 					}

@@ -132,14 +132,14 @@ func (x *searcher) overBound(maxMsg int) *invariants.Violation {
 
 // properties gives each property its status and note: the figures come
 // from the check, the notes from the table in package invariants.
-func properties(res *Result, info spec.Info, space configs.Space, opts Options, uniformChecked int64) []PropertyResult {
+func properties(res *Result, info spec.Info, space configs.Space, opts Options, uniformChecked int64, perStep bool) []PropertyResult {
 	complete := res.Incomplete == "" && res.Violation == nil
 	fig := invariants.Figures{N: space.N(), Complete: complete, InitiatorsFixed: space.Initiators != 0,
 		UniformChecked: uniformChecked, UniformEvery: opts.UniformityEvery,
 		Bound: info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
 		Violated: res.Violated}
 	if opts.ComparisonOnly {
-		fig.Relabellings = configs.RelabellingNote(opts.ComparisonSeed)
+		fig.Relabellings = configs.RelabellingNote(opts.ComparisonSeed, perStep)
 	}
 	if v := res.Violation; v != nil {
 		fig.Reported = &invariants.Violation{Property: v.Property, Detail: v.Detail}

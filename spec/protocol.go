@@ -404,3 +404,51 @@ func (m erased[S]) checkStep(local []byte, ev Event) error {
 	}
 	return nil
 }
+
+// Relabel appends to dst the encoded local state local of m with every
+// identity in it replaced by f's image of it: the decision's leader, and
+// each field the state's Fields method writes through Codec.ID,
+// Codec.IDSet and Codec.Message. The comparison-only check uses it to ask
+// whether a step commutes with an order-preserving relabelling of the ids.
+// It reports false when it cannot know where the state's identities are:
+// m was not made by Erase, the state has no Fields method (S.Encode), or
+// Fields wrote through Codec.Encoder.
+func Relabel(m Machine, dst, local []byte, f func(ID) ID) ([]byte, bool) {
+	r, ok := m.(interface {
+		relabel(dst, local []byte, f func(ID) ID) ([]byte, bool)
+	})
+	if !ok {
+		return dst, false
+	}
+	return r.relabel(dst, local, f)
+}
+
+func (m erased[S]) relabel(dst, local []byte, f func(ID) ID) ([]byte, bool) {
+	if m.legacy != nil {
+		return dst, false
+	}
+	s, err := m.tryDecode(local)
+	if err != nil {
+		return dst, false
+	}
+	dec := s.Decision()
+	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}, relabel: f}}
+	b.c.e.Uint(uint64(dec.Status))
+	b.c.e.ID(f(dec.Leader))
+	any(&b.s).(Fielder).Fields(&b.c)
+	if b.c.raw {
+		return dst, false
+	}
+	return b.c.e.Bytes(), true
+}
+
+// CanRelabel reports whether Relabel can locate the identities in m's
+// local states: m was made by Erase from a protocol whose state has a
+// Fields method. (A Fields method that writes through Codec.Encoder can
+// still make Relabel fail on some states.)
+func CanRelabel(m Machine) bool {
+	e, ok := m.(interface{ fielded() bool })
+	return ok && e.fielded()
+}
+
+func (m erased[S]) fielded() bool { return m.legacy == nil }
