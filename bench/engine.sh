@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
-# bench/engine.sh: elcheck's engine against SPIN's on the same state graph.
+# bench/engine.sh: elcheck's engine against SPIN's on the same state graph,
+# each tool at its best for each guarantee.
 #
 # For each n in NS (default "12 13"), one configuration of Dolev-Klawe-Rodeh
 # (every process an initiator, compare.sh's id placement, reduction off):
 # SPIN's pan on bench/spin/dkr_steps.pml (DKR at elcheck's step granularity,
-# so both tools explore the same graph, +3 states of Promela's init) and
-# elcheck on 2 workers and on 1, interleaved, REPEAT times each (default 5).
-# Timings on a shared machine wander by 20 % or more from run to run, so the
-# report gives each tool's best and median run, and the ratios of the
-# medians. Peak RSS is the largest seen.
+# so both tools explore the same graph, +3 states of Promela's init) in
+# three settings, and elcheck in three, interleaved, REPEAT rounds each
+# (default 3):
 #
-#   bash bench/engine.sh                  # n = 12 and 13, 5 rounds: about 3 minutes
-#   NS=12 REPEAT=3 bash bench/engine.sh
+#   spin-default   gcc -DNOREDUCE, channels of 2n, ./pan (pan's defaults:
+#                  every state stored whole, a 2^24-slot table)
+#   spin-hc4       gcc -DNOREDUCE -DSAFETY -DHC4, channels of 3 (-DL=3: the
+#                  bound cuts no state, docs/spin.md), ./pan -wW with 2^W
+#                  the first power of two above twice the states (lossy:
+#                  pan reports the states hash compaction may have lost)
+#   spin-collapse  gcc -DNOREDUCE -DSAFETY -DCOLLAPSE, -DL=3, ./pan -wW
+#                  (lossless, compressed)
+#   elcheck-1      elcheck -reduce=none, 1 worker (64-bit fingerprints, lossy)
+#   elcheck-2      the same on 2 workers
+#   elcheck-exact  elcheck -reduce=none -exact, 1 worker (lossless)
+#
+# Timings on a shared machine wander by 20 % or more from run to run, so the
+# report gives each run's best and median, and ratios of the medians: lossy
+# against spin-hc4, lossless against spin-collapse. Peak RSS is the largest
+# seen.
+#
+#   bash bench/engine.sh                  # n = 12 and 13, 3 rounds: about 4 minutes
+#   NS=14 REPEAT=1 bash bench/engine.sh   # about 3 minutes
 #
 # Needs spin and gcc (compare.sh installs them). Not part of CI.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 NS=${NS-"12 13"}
-REPEAT=${REPEAT-5}
+REPEAT=${REPEAT-3}
 out=$root/bench/out/engine
 mkdir -p "$out"
 die() { echo "engine.sh: $*" >&2; exit 2; }
@@ -30,35 +46,60 @@ echo "engine.sh: building elcheck" >&2
 go build -o "$root/bench/bin/elcheck" "$root/cmd/elcheck" || die "go build failed"
 elcheck=$root/bench/bin/elcheck
 rows=$out/runs.tsv
-printf 'n\ttool\tround\tstates\ttime_s\trss_kb\n' >"$rows"
+printf 'n\ttool\tround\tstates\ttime_s\trss_kb\tlost\n' >"$rows"
+
+# pan_row DIR N ROUND TOOL: one pan run's row, from pan.out and pan.rss.
+pan_row() {
+	python3 - "$1/pan.out" "$1/pan.rss" "$2" "$3" "$4" >>"$rows" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+if "errors: 0" not in t:
+    sys.exit("pan found an error: " + sys.argv[1])
+states = re.search(r"^\s*(\S+) states, stored", t, re.M).group(1)
+secs = re.search(r"^pan: elapsed time (\S+) seconds", t, re.M).group(1)
+# hash compaction: "hash conflicts: K (resolved)" counts probes; the
+# states it may have lost are pan's "expected ... lost" estimate, if any.
+lost = re.search(r"(\S+) (?:states )?(?:are )?expected (?:to be )?(?:lost|missed)", t)
+print(f"{sys.argv[3]}\t{sys.argv[5]}\t{sys.argv[4]}\t{float(states):.0f}\t{secs}\t{open(sys.argv[2]).read().split()[-1]}\t{lost.group(1) if lost else ''}")
+PY
+}
 
 for n in $NS; do
 	[[ $n =~ ^[0-9]+$ ]] && ((n >= 3 && n <= 16)) || die "NS=\"$NS\": sizes from 3 to 16"
 	ids=$(python3 -c "n=$n; print(','.join(str(n - ((n + 2 - i) % n)) for i in range(n)))")
 	dir=$out/n$n
-	mkdir -p "$dir"
-	echo "engine.sh: n=$n: spin -a dkr_steps.pml; gcc -O2 -DNOREDUCE -DVECTORSZ=4096 (state vectors pass 1 KB at n = 14)" >&2
-	(cd "$dir" && spin -DN="$n" -a "$root/bench/spin/dkr_steps.pml" >spin-a.log 2>&1 &&
-		gcc -O2 -DNOREDUCE -DVECTORSZ=4096 -o pan_nopor pan.c >gcc.log 2>&1) || die "building pan for n=$n failed: see $dir"
+	mkdir -p "$dir/default" "$dir/small"
+	echo "engine.sh: n=$n: building pan (default; -DL=3 with -DHC4 and with -DCOLLAPSE)" >&2
+	(cd "$dir/default" && spin -DN="$n" -a "$root/bench/spin/dkr_steps.pml" >spin-a.log 2>&1 &&
+		gcc -O2 -DNOREDUCE -DVECTORSZ=4096 -o pan pan.c >gcc.log 2>&1) || die "building pan for n=$n failed: see $dir/default"
+	(cd "$dir/small" && spin -DN="$n" -DL=3 -a "$root/bench/spin/dkr_steps.pml" >spin-a.log 2>&1 &&
+		gcc -O2 -DNOREDUCE -DSAFETY -DHC4 -o pan_hc4 pan.c >gcc.log 2>&1 &&
+		gcc -O2 -DNOREDUCE -DSAFETY -DCOLLAPSE -o pan_collapse pan.c >>gcc.log 2>&1) || die "building pan for n=$n failed: see $dir/small"
+	# The table for twice elcheck's state count (pan has 3 more).
+	states=$("$elcheck" verify -algo=dkr -n="$n" -ids="$ids" -initiators=all -reduce=none -skip-comparison-only -format=json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["states"])')
+	w=$(python3 -c "import math; print(max(10, math.ceil(math.log2(2 * ($states + 3)))))")
 	for ((r = 1; r <= REPEAT; r++)); do
-		(cd "$dir" && /usr/bin/time -f %M -o pan.rss ./pan_nopor >pan.out 2>&1) || die "pan failed: see $dir/pan.out"
-		python3 - "$dir/pan.out" "$dir/pan.rss" "$n" "$r" >>"$rows" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-states = re.search(r"^\s*(\S+) states, stored", t, re.M).group(1)
-secs = re.search(r"^pan: elapsed time (\S+) seconds", t, re.M).group(1)
-if "errors: 0" not in t:
-    sys.exit("pan found an error: " + sys.argv[1])
-print(f"{sys.argv[3]}\tspin\t{sys.argv[4]}\t{float(states):.0f}\t{secs}\t{open(sys.argv[2]).read().split()[-1]}")
-PY
-		for w in 2 1; do
+		(cd "$dir/default" && /usr/bin/time -f %M -o pan.rss ./pan >pan.out 2>&1) || die "pan failed: see $dir/default/pan.out"
+		pan_row "$dir/default" "$n" "$r" spin-default
+		for s in hc4 collapse; do
+			mkdir -p "$dir/$s"
+			(cd "$dir/$s" && /usr/bin/time -f %M -o pan.rss "$dir/small/pan_$s" -w"$w" >pan.out 2>&1) || die "pan failed: see $dir/$s/pan.out"
+			pan_row "$dir/$s" "$n" "$r" "spin-$s"
+		done
+		for run in 1 2 exact; do
+			flags=(-workers=1)
+			case $run in
+			2) flags=(-workers=2) ;;
+			exact) flags=(-workers=1 -exact) ;;
+			esac
 			/usr/bin/time -f %M -o "$dir/elcheck.rss" "$elcheck" verify -algo=dkr -n="$n" -ids="$ids" -initiators=all \
-				-reduce=none -skip-comparison-only -workers="$w" -format=json >"$dir/elcheck.json" || die "elcheck failed at n=$n"
-			python3 - "$dir/elcheck.json" "$dir/elcheck.rss" "$n" "$r" "$w" >>"$rows" <<'PY'
+				-reduce=none -skip-comparison-only "${flags[@]}" -format=json >"$dir/elcheck.json" || die "elcheck failed at n=$n"
+			python3 - "$dir/elcheck.json" "$dir/elcheck.rss" "$n" "$r" "$run" >>"$rows" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["verdict"] == "VERIFIED", j["verdict"]
-print(f"{sys.argv[3]}\telcheck-{sys.argv[5]}\t{sys.argv[4]}\t{j['states']}\t{j['elapsed_ms'] / 1000}\t{open(sys.argv[2]).read().split()[-1]}")
+print(f"{sys.argv[3]}\telcheck-{sys.argv[5]}\t{sys.argv[4]}\t{j['states']}\t{j['elapsed_ms'] / 1000}\t{open(sys.argv[2]).read().split()[-1]}\t")
 PY
 		done
 	done
@@ -67,23 +108,36 @@ done
 python3 - "$rows" <<'PY' | tee "$out/report.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-names = {"spin": "SPIN pan, dkr_steps.pml, -DNOREDUCE", "elcheck-2": "elcheck -reduce=none, 2 workers",
-         "elcheck-1": "elcheck -reduce=none, 1 worker"}
-print("| n | run | states | best time | median time | states/s (median) | peak RSS | bytes/state | vs SPIN: states/s | vs SPIN: bytes/state |")
-print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+names = {
+    "spin-default": ("SPIN, pan's defaults (exact, whole vectors)", None),
+    "spin-hc4": ("SPIN -DHC4, -DL=3, -w sized (lossy)", None),
+    "spin-collapse": ("SPIN -DCOLLAPSE, -DL=3, -w sized (exact)", None),
+    "elcheck-1": ("elcheck, 1 worker (fingerprints, lossy)", "spin-hc4"),
+    "elcheck-2": ("elcheck, 2 workers (fingerprints, lossy)", "spin-hc4"),
+    "elcheck-exact": ("elcheck -exact, 1 worker (exact)", "spin-collapse"),
+}
+print("| n | run | states | best time | median time | states/s (median) | peak RSS | against | speed | memory |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 for n in sorted({r["n"] for r in rows}, key=int):
     fig = {}
     for tool in names:
         rs = [r for r in rows if r["n"] == n and r["tool"] == tool]
+        if not rs:
+            continue
         times = [float(r["time_s"]) for r in rs]
-        states = int(rs[0]["states"])
-        rss = max(int(r["rss_kb"]) for r in rs) * 1024
-        fig[tool] = (states, min(times), statistics.median(times), rss)
-    spin = fig["spin"]
-    for tool, name in names.items():
-        states, best, med, rss = fig[tool]
-        rate, bps = states / med, rss / states
-        vs = "" if tool == "spin" else f"x{rate / (spin[0] / spin[2]):.2f} | x{bps / (spin[3] / spin[0]):.3f}"
-        print(f"| {n} | {name} | {states:,} | {best:.2f} s | {med:.2f} s | {rate:,.0f} | {rss / 2**20:,.1f} MiB | {bps:,.0f} | {vs or '- | -'} |")
+        fig[tool] = (int(rs[0]["states"]), min(times), statistics.median(times),
+                     max(int(r["rss_kb"]) for r in rs) * 1024, rs[0]["lost"])
+    for tool, (name, peer) in names.items():
+        if tool not in fig:
+            continue
+        states, best, med, rss, lost = fig[tool]
+        note = f" ({lost} expected lost)" if lost else ""
+        vs = "| | |"
+        if peer in fig:
+            p = fig[peer]
+            vs = f"{peer} | x{(p[2] / med):.2f} | x{(rss / p[3]):.2f}"
+        else:
+            vs = "- | - | -"
+        print(f"| {n} | {name} | {states:,}{note} | {best:.2f} s | {med:.2f} s | {states / med:,.0f} | {rss / 2**20:,.1f} MiB | {vs} |")
 PY
 echo "engine.sh: runs in $rows, report in $out/report.md" >&2

@@ -45,12 +45,13 @@ func (b *byteStore) begin(sy *System) ([]byte, uint64, State) {
 	return b.enc, b.print(b.enc), init
 }
 
-func (b *byteStore) print(enc []byte) uint64 {
-	if b.x.opts.Exact {
-		return 0
-	}
-	return fingerprint(enc)
-}
+func (b *byteStore) print(enc []byte) uint64 { return fingerprint(enc) }
+
+// key is the state's exact key: its encoding is its record.
+func (b *byteStore) key(enc []byte) []byte { return enc }
+
+// recKey is a record's exact key: the record, an encoding.
+func (b *byteStore) recKey(rec []byte) []byte { return rec }
 
 func (b *byteStore) expand(_, d int32, rec []byte, out *expansion) { b.self.expand(b.x, d, rec, out) }
 
@@ -135,11 +136,7 @@ func (e *expander) expand(x *searcher, d int32, rec []byte, out *expansion) {
 			out.fail(ai, err, a)
 			return
 		}
-		fp := uint64(0)
-		if !x.opts.Exact {
-			fp = fingerprint(out.buf[off:])
-		}
-		out.add(off, fp, k, same)
+		out.add(off, fingerprint(out.buf[off:]), k, same)
 	}
 	out.ncand = append(out.ncand, int32(len(acts)))
 }

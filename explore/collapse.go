@@ -443,7 +443,34 @@ type collapsedStore struct {
 	sum      uint64  // the fingerprint sum of the state being expanded
 	wakeTerm uint64  // and its wake-up term
 	rec      []byte
+	kbuf     []byte // a successor's exact key (ample's)
 }
+
+// appendKey appends the exact key (Options.Exact) of the successor of v
+// that next just computed (process p's step st, wake-up set nw): its
+// vector, as a record holds it after the fingerprint. The component
+// numbers stand for their contents one to one, so equal vectors are
+// equal states.
+func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st *czStep) []byte {
+	n := cs.c.n
+	w := append(cs.w[:0], v...)
+	w[0], w[1+p] = nw, st.next
+	for _, ch := range cs.chgBuf[:cs.nchg] {
+		w[1+n+ch.edge] = ch.to
+	}
+	cs.w = w
+	return appendVec(dst, w)
+}
+
+// key is the exact key of the state encoded as enc (lookup).
+func (cs *collapsedStore) key(enc []byte) []byte {
+	s := DecodeState(enc, cs.c.n, cs.c.k)
+	cs.u = cs.c.vectorOf(cs.u[:0], &s, cs.x.sy.Machine)
+	return appendVec(nil, cs.u)
+}
+
+// recKey is the exact key of a record: its vector.
+func (cs *collapsedStore) recKey(rec []byte) []byte { return rec[8:] }
 
 // begin interns the initial state: local states by environment,
 // remembered across configurations (a sweep starts from the same few
@@ -520,7 +547,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	// in the heap would pay the write barrier on every append while the
 	// collector runs, which it often does here.
 	first := len(out.cands)
-	cands, every := out.cands, x.opts.PurityEvery
+	cands, every, exact := out.cands, x.opts.PurityEvery, x.opts.Exact
 	var failed *StepError
 	var failAt int
 	for ai := range acts {
@@ -542,6 +569,11 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 			}
 		}
 		fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
+		if exact {
+			off := len(out.buf)
+			out.buf = cs.appendKey(out.buf, v, p, nw, st)
+			out.keys = append(out.keys, uint64(off)<<32|uint64(len(out.buf)))
+		}
 		wakes, pops := effect(ac.kind, p, e)
 		_, after := afterEffect(0, inFlight, wakes, pops, int(st.sendEnd-st.send))
 		// Like its parent (checkNew): the same decisions, not terminal.
@@ -556,7 +588,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	}
 	if len(acts) > 1 {
 		for _, cd := range cands[first:] {
-			cs.sink += x.fps.set.peek(cd.fp) // the collapsed store's visited set
+			cs.sink += x.seen.peek(cd.fp)
 		}
 	}
 	out.ncand = append(out.ncand, int32(len(acts)))
@@ -884,8 +916,13 @@ func (cs *collapsedStore) ample(v []uint32, sum, wakeTerm uint64, acts []slot, d
 			if err != nil || !st.same {
 				return false
 			}
-			fp, _ := cs.next(v, sum, wakeTerm, p, e, msg, st)
-			return !x.closes(nil, fp, d)
+			fp, nw := cs.next(v, sum, wakeTerm, p, e, msg, st)
+			var key []byte
+			if x.opts.Exact {
+				cs.kbuf = cs.appendKey(cs.kbuf[:0], v, p, nw, st)
+				key = cs.kbuf
+			}
+			return !x.closes(key, fp, d)
 		})
 	cs.cand = buf
 	return chosen

@@ -31,6 +31,10 @@ type store interface {
 	encoding(rec []byte) []byte
 	// print is the visited-set fingerprint of the state encoded as enc.
 	print(enc []byte) uint64
+	// key is the exact visited set's key (Options.Exact) of the state
+	// encoded as enc, and recKey that of a record.
+	key(enc []byte) []byte
+	recKey(rec []byte) []byte
 	// keep adds the record of out's c-th candidate, a new state, to w and
 	// returns it: a store may write only new states' records.
 	keep(w *window, out *expansion, c int) []byte
@@ -43,10 +47,13 @@ type store interface {
 // expansion is the successors of one or more states, as a store's expand
 // (or a worker, parallel.go) writes them.
 type expansion struct {
-	buf     []byte      // the successors' records, back to back
-	cands   []candidate // in state order, then action order
-	ncand   []int32     // per state, its number of candidates
-	weights []int64     // per candidate, its sends' costs (Options.Costs)
+	buf   []byte      // the successors' records, back to back
+	cands []candidate // in state order, then action order
+	// keys, if set, are the candidates' exact keys (Options.Exact) as
+	// spans of buf; else a candidate's record is its key (byte store).
+	keys    []uint64
+	ncand   []int32 // per state, its number of candidates
+	weights []int64 // per candidate, its sends' costs (Options.Costs)
 	// err is the first failed step, if any: candidates stop there.
 	err    *StepError
 	errAct Action
@@ -57,7 +64,7 @@ type expansion struct {
 
 // candidate is one successor.
 type candidate struct {
-	fp uint64 // its fingerprint (0 with Options.Exact)
+	fp uint64 // its fingerprint
 	// aux is the store's own: where its record is in buf (byteStore), or
 	// its step and message (collapsedStore), for keep.
 	aux  uint64
@@ -70,8 +77,17 @@ func (cd *candidate) span(buf []byte) []byte { return buf[cd.aux>>32 : uint32(cd
 
 // reset empties the expansion, keeping its storage.
 func (out *expansion) reset() {
-	out.buf, out.cands, out.ncand, out.weights = out.buf[:0], out.cands[:0], out.ncand[:0], out.weights[:0]
+	out.buf, out.cands, out.ncand, out.weights, out.keys = out.buf[:0], out.cands[:0], out.ncand[:0], out.weights[:0], out.keys[:0]
 	out.err, out.stop = nil, nil
+}
+
+// key is candidate c's exact key (Options.Exact).
+func (out *expansion) key(c int) []byte {
+	if len(out.keys) > 0 {
+		k := out.keys[c]
+		return out.buf[k>>32 : uint32(k)]
+	}
+	return out.cands[c].span(out.buf)
 }
 
 // add appends the candidate whose record was appended to buf from off.
@@ -119,7 +135,7 @@ func (x *searcher) run(sy *System) configResult {
 // it gave up because the graph is not layered and no edges are recorded.
 func (x *searcher) explore(r *configResult) bool {
 	rec, fp, init := x.st.begin(x.sy)
-	x.seen.put(rec, fp, 0)
+	x.seen.put(x.st.recKey(rec), fp, 0)
 	x.kept.add(rec)
 	x.record(-1, 0, 0)
 	r.states = 1
@@ -209,7 +225,7 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		if fps { // the usual set, called directly: this is the hot path
 			j, seen = x.fps.set.put(cd.fp, x.states())
 		} else {
-			j, seen = x.seen.put(cd.span(out.buf), cd.fp, x.states()) // only the byte store keeps whole records
+			j, seen = x.seen.put(out.key(ci), cd.fp, x.states())
 		}
 		if !noEdges {
 			x.addEdge(j)

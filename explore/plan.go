@@ -33,12 +33,11 @@ func (x *searcher) planFor(sy *System) plan {
 }
 
 // collapsible reports whether the configuration of sy can be searched
-// with collapsed states: breadth-first, without clocks, costs or exact
-// storage, not forced onto another engine by a test, whose protocol does
+// with collapsed states: breadth-first, without clocks or costs, not forced onto another engine by a test, whose protocol does
 // not choose, with channels unbounded, with at most 32
 // processes and with ports that fit a step's key.
 func (x *searcher) collapsible(sy *System) bool {
-	if x.opts.Search != BFS || len(x.opts.Costs) > 0 || sy.Clocks || x.opts.Exact || x.keepStates ||
+	if x.opts.Search != BFS || len(x.opts.Costs) > 0 || sy.Clocks || x.keepStates ||
 		sy.Info.Chooses || sy.Config.Capacity > 0 || // the vector's step table keys no choice, and no held sends
 		x.opts.par > 0 || x.opts.bytes ||
 		sy.N() > 32 { // the wake-up set is a vector's uint32

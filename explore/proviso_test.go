@@ -121,7 +121,7 @@ func TestClosesIsTheProviso(t *testing.T) {
 			enc := x.encoding(j)
 			dj := x.depthOf(j)
 			for _, d := range []int32{dj - 1, dj, dj + 1} {
-				if got, want := x.closes(enc, 0, d), dj <= d; got != want {
+				if got, want := x.closes(enc, x.st.print(enc), d), dj <= d; got != want {
 					t.Fatalf("%v: state %d at depth %d, asked at depth %d: closes %v, want %v", cfg, j, dj, d, got, want)
 				}
 			}

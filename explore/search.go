@@ -113,7 +113,7 @@ type uniformScratch struct {
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
-	x := &searcher{opts: opts, budget: budget, ctx: ctx, exact: exactStates{}}
+	x := &searcher{opts: opts, budget: budget, ctx: ctx}
 	x.bytes.x, x.cz.x = x, x
 	return x
 }
@@ -129,7 +129,7 @@ func (x *searcher) reset(sy *System, p plan) {
 	}
 	x.seen = &x.fps
 	if x.opts.Exact {
-		x.seen = x.exact
+		x.seen = &x.exact
 	}
 	x.seen.reset()
 	x.checkv.Reset(sy.Info, sy.Config)
@@ -390,7 +390,9 @@ func (x *searcher) stop(r *configResult, depth int) bool {
 }
 
 // lookup finds a state by its encoding without adding it.
-func (x *searcher) lookup(enc []byte) (int32, bool) { return x.seen.get(enc, x.st.print(enc)) }
+func (x *searcher) lookup(enc []byte) (int32, bool) {
+	return x.seen.get(x.st.key(enc), x.st.print(enc))
+}
 
 // system builds the transition system of cfg as the options ask.
 func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {

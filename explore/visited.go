@@ -1,5 +1,7 @@
 package explore
 
+import "encoding/binary"
+
 // visited is a search's visited set: it maps each state found to its
 // index, TLC's FPSet behind one interface. A state is given both as its
 // record (a store's bytes) and as its fingerprint; each set uses one.
@@ -29,26 +31,115 @@ func (f *fingerprints) peek(fp uint64) uint64                          { return 
 func (f *fingerprints) bytes() int64                                   { return f.set.bytes() }
 func (f *fingerprints) reset()                                         { f.set.reset() }
 
-// exactStates is the visited set of whole records (Options.Exact): no
-// collision can hide a state.
-type exactStates map[string]int32
+// exactStates is the visited set of whole keys (Options.Exact): no
+// collision can hide a state. It is the fingerprint table, mapping each
+// key's fingerprint to its state's index, over an arena that holds state
+// i's key: a match on the fingerprint is confirmed by comparing the keys,
+// and the rare distinct key with the same fingerprint goes to an overflow
+// map. Keys are a store's canonical form of a state (the byte store's
+// encoding, the collapsed store's vector of component numbers). The arena
+// and the index of where each key starts grow by fixed blocks rather than
+// by doubling one slice, so memory per state is the key's length, one
+// byte of length, 8 bytes of index and the table's, with no slack of up
+// to half the arena and no copy when it grows.
+type exactStates struct {
+	fps      fpSet
+	starts   [][]uint64 // state i's key starts at arena position starts[i/exactChunk][i%exactChunk]
+	blocks   [][]byte   // the arena: a position is block<<32 | offset
+	n        int        // keys held
+	overflow map[string]int32
+}
 
-func (m exactStates) put(rec []byte, _ uint64, i int32) (int32, bool) {
-	if j, ok := m[string(rec)]; ok {
-		return j, true
+const (
+	exactChunk = 1 << 14 // starts per chunk
+	exactBlock = 1 << 20 // bytes per arena block
+)
+
+// keyOf returns state i's key.
+func (m *exactStates) keyOf(i int32) []byte {
+	pos := m.starts[i/exactChunk][i%exactChunk]
+	b := m.blocks[pos>>32][uint32(pos):]
+	n, k := binary.Uvarint(b)
+	return b[k : k+int(n)]
+}
+
+// add appends key as the key of the next state.
+func (m *exactStates) add(key []byte) {
+	need := binary.MaxVarintLen64 + len(key)
+	last := len(m.blocks) - 1
+	if last < 0 || cap(m.blocks[last])-len(m.blocks[last]) < need {
+		last++
+		if last == len(m.blocks) || cap(m.blocks[last]) < need { // reset keeps blocks for reuse
+			m.blocks = append(m.blocks[:last], make([]byte, 0, max(exactBlock, need)))
+		}
 	}
-	m[string(rec)] = i
+	b := m.blocks[last]
+	pos := uint64(last)<<32 | uint64(len(b))
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	m.blocks[last] = append(b, key...)
+	c := m.n / exactChunk
+	if c == len(m.starts) {
+		m.starts = append(m.starts, make([]uint64, 0, exactChunk))
+	}
+	m.starts[c] = append(m.starts[c], pos)
+	m.n++
+}
+
+func (m *exactStates) put(key []byte, fp uint64, i int32) (int32, bool) {
+	j, found := m.fps.get(fp)
+	switch {
+	case !found:
+		m.fps.put(fp, i)
+	case string(m.keyOf(j)) == string(key):
+		return j, true
+	default: // the same fingerprint, another key
+		if j, ok := m.overflow[string(key)]; ok {
+			return j, true
+		}
+		if m.overflow == nil {
+			m.overflow = map[string]int32{}
+		}
+		m.overflow[string(key)] = i
+	}
+	if int(i) != m.n {
+		panic("exactStates: states must be numbered in the order they are put")
+	}
+	m.add(key)
 	return i, false
 }
 
-func (m exactStates) get(rec []byte, _ uint64) (int32, bool) {
-	j, ok := m[string(rec)]
+func (m *exactStates) get(key []byte, fp uint64) (int32, bool) {
+	j, found := m.fps.get(fp)
+	if !found {
+		return 0, false
+	}
+	if string(m.keyOf(j)) == string(key) {
+		return j, true
+	}
+	j, ok := m.overflow[string(key)]
 	return j, ok
 }
 
-func (m exactStates) peek(uint64) uint64 { return 0 }
+func (m *exactStates) peek(fp uint64) uint64 { return m.fps.peek(fp) }
 
-// bytes estimates the map's size: the key's bytes are counted as a
-// typical state's.
-func (m exactStates) bytes() int64 { return int64(len(m)) * 64 }
-func (m exactStates) reset()       { clear(m) }
+func (m *exactStates) bytes() int64 {
+	b := m.fps.bytes() + int64(len(m.starts))*exactChunk*8 + int64(len(m.overflow))*64
+	for _, bl := range m.blocks {
+		b += int64(cap(bl))
+	}
+	return b
+}
+
+// reset empties the set, keeping its blocks and chunks.
+func (m *exactStates) reset() {
+	m.fps.reset()
+	for i := range m.blocks {
+		m.blocks[i] = m.blocks[i][:0]
+	}
+	m.blocks = m.blocks[:min(len(m.blocks), 1)]
+	for i := range m.starts {
+		m.starts[i] = m.starts[i][:0]
+	}
+	m.starts = m.starts[:min(len(m.starts), 1)]
+	m.n, m.overflow = 0, nil
+}
