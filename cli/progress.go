@@ -43,12 +43,12 @@ type progressReporter struct {
 	now   func() time.Time
 	heap  func() uint64 // bytes in use
 
-	begin      time.Time // of the run
-	start      time.Time // of the current search: rates and ETA are of it
-	last       time.Time // of the last report
-	total      int       // configurations of the current search
-	lastStates int64
-	printed    bool // a terminal line is on screen
+	begin   time.Time // of the run
+	start   time.Time // of the current search: rates and ETA are of it
+	last    time.Time // of the last report
+	total   int       // configurations of the current search
+	n       int       // and its size
+	printed bool      // a terminal line is on screen
 }
 
 // newProgress returns the progress reporter for c's command line: a
@@ -79,11 +79,15 @@ func newProgressReporter(w io.Writer, plain, showN bool, now func() time.Time, h
 // report is explore.Options.Progress.
 func (p *progressReporter) report(pr explore.Progress) {
 	now := p.now()
-	if pr.ConfigsTotal != p.total || pr.States < p.lastStates {
-		// A new search: bounds' next ring.
-		p.start, p.total = now, pr.ConfigsTotal
+	if pr.ConfigsTotal != p.total || pr.Config.Topology.N != p.n {
+		// A new search: bounds' next ring. (Not a smaller state count:
+		// workers report concurrently, each its own configuration's
+		// states on top of the same total, so counts arrive out of order.)
+		if p.total >= 0 { // the first search started with the run
+			p.start = now
+		}
+		p.total, p.n = pr.ConfigsTotal, pr.Config.Topology.N
 	}
-	p.lastStates = pr.States
 	every := terminalEvery
 	if p.plain {
 		every = plainEvery

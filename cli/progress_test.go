@@ -98,6 +98,26 @@ func TestProgressNextRing(t *testing.T) {
 	}
 }
 
+// Two workers report out of order (each its own configuration's states
+// on top of the same total): a smaller count is not a new search, and the
+// rate and ETA stay those of the whole run.
+func TestProgressWorkersOutOfOrder(t *testing.T) {
+	var b bytes.Buffer
+	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := newProgressReporter(&b, true, false, clk.now, heap120MB)
+	clk.advance(20 * time.Second)
+	p.report(explore.Progress{States: 2000, ConfigsDone: 10, ConfigsTotal: 100, Config: ring(5)})
+	clk.advance(5 * time.Second)
+	p.report(explore.Progress{States: 1990, ConfigsDone: 11, ConfigsTotal: 100, Config: ring(5)})
+	clk.advance(5 * time.Second)
+	b.Reset()
+	p.report(explore.Progress{States: 3000, ConfigsDone: 15, ConfigsTotal: 100, Config: ring(5)})
+	// Rates from the start: 3,000 states and 15 configurations in 30 s.
+	if want := "elcheck: after 30s: 15/100 configurations (15.0%), ETA 2m50s; 3,000 states (100/s), depth 0, heap 120 MB\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
 func TestProgressFormats(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
