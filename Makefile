@@ -65,7 +65,7 @@ bench:
 ## bounds-doc: rewrite the tables of docs/bounds.md (below its marker line)
 ## and the plots in docs/bounds/: every correct protocol, n = $(BOUNDS_N)
 ## (two-way rings: $(BOUNDS_N_BIRING)).
-## About three minutes on two cores. The protocols come from the registry
+## About four minutes on two cores. The protocols come from the registry
 ## (`elcheck list -correct`, by name), so a new protocol is measured without
 ## editing this file; BOUNDS_ALGOS="cr dkr" measures only those.
 ## Two-way rings grow much faster (Franklin's ring of 6 is 20 million
@@ -75,6 +75,12 @@ BOUNDS_N ?= 3..7
 ## Two-way rings stop at 5: hs has 11 million states at n = 5 and hundreds
 ## of millions at 6.
 BOUNDS_N_BIRING ?= 3..5
+## Networks: every tree, connected graph or complete graph on n, each with
+## its own placements: trees to 5 (n = 6 is 84 million states), graphs to 3
+## (echo on the six graphs of 4 is 47 million), complete graphs to 4.
+BOUNDS_N_TREE ?= 2..5
+BOUNDS_N_GRAPH ?= 2..3
+BOUNDS_N_COMPLETE ?= 2..4
 BOUNDS_MARK = <!-- make bounds-doc writes everything below this line -->
 bounds-doc: build
 	@grep -qxF '$(BOUNDS_MARK)' docs/bounds.md || { echo "docs/bounds.md has lost its marker line"; exit 1; }
@@ -82,7 +88,8 @@ bounds-doc: build
 	sed '\|^$(BOUNDS_MARK)$$|q' docs/bounds.md > docs/bounds.md.new
 	set -e; algos="$(BOUNDS_ALGOS)"; test -n "$$algos"; for a in $$algos; do \
 		echo >> docs/bounds.md.new; \
-		n=$(BOUNDS_N); if bin/elcheck list | grep -q "^$$a  *bidirectional ring "; then n=$(BOUNDS_N_BIRING); fi; \
+		n=$(BOUNDS_N); family=$$(bin/elcheck list | sed -n "s/^$$a  *\([a-z]*\).*/\1/p"); \
+		case $$family in bidirectional) n=$(BOUNDS_N_BIRING);; tree) n=$(BOUNDS_N_TREE);; connected) n=$(BOUNDS_N_GRAPH);; complete) n=$(BOUNDS_N_COMPLETE);; esac; \
 		bin/elcheck bounds -algo=$$a -n=$$n -format=markdown -plot=docs/bounds/$$a.svg >> docs/bounds.md.new; \
 		printf '\n![%s: messages per execution against the declared bound](bounds/%s.svg)\n' $$a $$a >> docs/bounds.md.new; \
 	done
