@@ -268,28 +268,58 @@ func (sy *System) runEvent(dst, local []byte, ev spec.Event, a Action) (next []b
 // spec.Outbox.NextChoice enumerates them, or a alone if the protocol does
 // not choose. It runs the step to learn the alternatives; a step that
 // fails is left to the caller, who runs it again and reports it.
+//
+// With a memo, the alternatives of a (local state, event) are remembered
+// under the key of choice altsKey, so that a state's enabled actions cost
+// a look-up rather than a run of every branch.
 func (sy *System) branches(dst []Action, local []byte, a Action) []Action {
 	if !sy.Info.Chooses {
 		return append(dst, a)
 	}
-	var buf [256]byte
 	a.Choice = 0
+	var key []byte
+	if sy.memo != nil {
+		key = sy.memo.keyOf(local, sy.Event(a), altsKey)
+		if alts, _, _, _, ok := sy.memo.get(nil, key); ok {
+			for k := 0; k+4 <= len(alts); k += 4 {
+				a.Choice = spec.Choice(binary.LittleEndian.Uint32(alts[k:]))
+				dst = append(dst, a)
+			}
+			return dst
+		}
+		key = slices.Clone(key)
+	}
+	var buf [256]byte
+	first := len(dst)
 	for {
 		if _, _, err := sy.run(buf[:0], local, a); err != nil {
-			return append(dst, a)
+			return append(dst, a) // not remembered: the search runs it again and reports it
 		}
 		if a.Choice == 0 && !slices.ContainsFunc(sy.out.Arity(), func(n uint8) bool { return n > 1 }) {
-			return append(dst, a) // Choose(1) only: no choice to record
+			dst = append(dst, a) // Choose(1) only: no choice to record
+			break
 		}
 		a.Choice = sy.out.Taken()
 		dst = append(dst, a)
 		next, more := sy.out.NextChoice()
 		if !more {
-			return dst
+			break
 		}
 		a.Choice = next
 	}
+	if sy.memo != nil {
+		var alts []byte
+		for _, b := range dst[first:] {
+			alts = binary.LittleEndian.AppendUint32(alts, uint32(b.Choice))
+		}
+		sy.memo.put(key, alts, nil, false)
+	}
+	return dst
 }
+
+// altsKey is the choice under which the memo keeps a step's alternatives
+// (branches): no step takes it, since 0xff is no alternative's byte.
+const altsKey = spec.Choice(^uint32(0))
 
 func (sy *System) describe(a Action) string {
 	id := sy.Config.IDs[a.Proc]
