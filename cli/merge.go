@@ -217,6 +217,7 @@ func mergeReports(shards []shardReport) (*report, error) {
 		m.ElapsedMaxMS = max(m.ElapsedMaxMS, s.ElapsedMS)
 		m.Collision += s.Collision
 		m.Cached += s.Cached
+		m.Disk += s.Disk
 		m.UniformChecked += s.UniformChecked
 		m.UniformEvery = s.UniformEvery
 		if s.Messages.Min >= 0 && (m.Messages.Min < 0 || s.Messages.Min < m.Messages.Min) {

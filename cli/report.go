@@ -68,7 +68,8 @@ type jsonReport struct {
 	ElapsedMaxMS   int64          `json:"elapsed_max_ms"` // the slowest shard
 	Messages       jsonMessages   `json:"messages"`
 	Collision      float64        `json:"collision_probability"`
-	Cached         int            `json:"configurations_cached"` // searched with state caching (-memory)
+	Cached         int            `json:"configurations_cached"`            // searched with state caching (-memory)
+	Disk           int            `json:"configurations_on_disk,omitempty"` // searched with their sets on disk (-memory)
 	UniformChecked int64          `json:"uniformity_checked"`
 	UniformEvery   int            `json:"uniformity_every"` // the self-check's sampling, 0: off
 	Properties     []jsonProperty `json:"properties"`
@@ -147,7 +148,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		ConfigsTotal: whole.Count(), Configurations: r.Configs, ConfigsDone: r.ConfigsDone,
 		States: r.States, Transitions: r.Transitions, FinalStates: r.Terminals, MaxDepth: r.MaxDepth,
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
-		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached,
+		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached, Disk: r.Disk,
 		UniformChecked: r.UniformChecked, UniformEvery: j.opts.UniformityEvery,
 		Incomplete: r.Incomplete}
 	rep.setVerdict(r.Verdict())
@@ -282,6 +283,9 @@ func (r *report) writeText(w io.Writer) {
 	fmt.Fprintf(w, "states          %d %s (%s)\n", r.States, distinct, store)
 	if r.Cached > 0 {
 		fmt.Fprintf(w, "state caching   %d configurations outgrew -memory and were searched depth-first with a bounded cache: their states are visits, and their traces not shortest\n", r.Cached)
+	}
+	if r.Disk > 0 {
+		fmt.Fprintf(w, "on disk         %d configurations outgrew -memory and were searched with their visited sets and frontiers on disk: counts and traces as in memory\n", r.Disk)
 	}
 	fmt.Fprintf(w, "transitions     %d\n", r.Transitions)
 	fmt.Fprintf(w, "final states    %d\n", r.FinalStates)

@@ -49,7 +49,7 @@ var (
 	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first"}
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
-		"a configuration that outgrows it is searched with a bounded state cache (default: no bound)"}
+		"a configuration that outgrows it is searched again with its visited set on disk (same results), or with a bounded state cache if its graph is not layered (default: no bound)"}
 	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration when there are fewer configurations and it cannot run collapsed; results do not depend on it (default: one per CPU)"}
 	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not check that steps only compare ids (comparison-only is then not checked)"}
 	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
@@ -129,8 +129,10 @@ func parseJob(c *cli.Context) (*job, error) {
 		j.opts.Memory = b
 		// Let the collector work harder rather than let garbage push the
 		// process past the budget (GOGC=400 in main would otherwise allow
-		// four times the live heap).
-		debug.SetMemoryLimit(b + 64<<20)
+		// four times the live heap). The searches keep their data to half
+		// the budget (explore.Options.Memory), which leaves the collector
+		// room to work in.
+		debug.SetMemoryLimit(b)
 	}
 	switch s := c.String(searchFlag.Name); s {
 	case "bfs":

@@ -31,6 +31,7 @@ func TestMemoryBoundedSearch(t *testing.T) {
 				opts := explore.DefaultOptions()
 				want := explore.Check(context.Background(), m, space, opts)
 				opts.Memory = 1 // bytes: forces state caching everywhere
+				explore.NoDisk(&opts)
 				got := explore.Check(context.Background(), m, space, opts)
 				if got.Cached != got.Configs && got.Violation == nil {
 					t.Errorf("%d of %d configurations used state caching", got.Cached, got.Configs)

@@ -69,11 +69,15 @@ type Options struct {
 	OnConfig func(ConfigCosts)
 	// Memory bounds, in bytes, what the searches hold at once (shared
 	// among the workers; 0: no bound). A configuration whose breadth-first
-	// search would outgrow it is searched again depth-first with a state
-	// cache of that size (github.com/dgraph-io/ristretto/v2): SPIN's and
-	// VeriSoft's state-space caching, where an evicted state is explored
-	// again and none is missed. Such configurations report visits, not
-	// distinct states, and traces that are not shortest.
+	// search would outgrow it is searched again breadth-first with its
+	// visited set, frontier and parents on disk (disk.go: Stern and Dill's
+	// delayed duplicate detection, as TLC's disk-backed sets), with the
+	// same counts, verdicts and traces, if its graph is layered; otherwise
+	// depth-first with a state cache of that size
+	// (github.com/dgraph-io/ristretto/v2): SPIN's and VeriSoft's
+	// state-space caching, where an evicted state is explored again and
+	// none is missed. Such configurations report visits, not distinct
+	// states, and traces that are not shortest.
 	Memory int64
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. With fewer configurations than workers, the workers
@@ -91,6 +95,13 @@ type Options struct {
 	par, chunk int
 	// bytes, for tests: never search with collapsed states (collapse.go).
 	bytes bool
+	// diskBatch, for tests: the disk search (disk.go) flushes its batch
+	// every diskBatch new successors; noDisk: a search over the memory
+	// budget goes to the state cache at once; diskOnly: a disk search that
+	// gives up stops the check (errUnlayered) instead of going to the
+	// cache.
+	diskBatch        int
+	noDisk, diskOnly bool
 }
 
 // DefaultOptions returns the options `elcheck verify` uses.
@@ -189,7 +200,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	for w := range searchers {
 		searchers[w] = newSearcher(ctx, opts, &budgets[w].n)
 		if opts.Memory > 0 {
-			searchers[w].memLimit = max(1, opts.Memory/int64(workers))
+			searchers[w].memLimit = max(1, opts.Memory/int64(workers)/2)
 		}
 		defer searchers[w].close()
 	}
@@ -199,7 +210,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		searchers = searchers[:1]
 		searchers[0].par = workers
 		if opts.Memory > 0 {
-			searchers[0].memLimit = opts.Memory
+			searchers[0].memLimit = max(1, opts.Memory/2)
 		}
 	}
 	if opts.par > 0 {
@@ -286,6 +297,9 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 			if r.cached {
 				res.Cached++
 			}
+			if r.disk {
+				res.Disk++
+			}
 			res.FinalDigest += r.finals
 			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
 			uniformChecked += r.uniformChecked
@@ -337,6 +351,10 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	case errors.As(stopped, &internal):
 		res.Internal = internal.What
 		res.Incomplete = "internal error"
+	case errors.Is(stopped, errUnlayered):
+		res.Incomplete = "the disk search met a graph that is not layered"
+	case errors.As(stopped, new(*DiskError)):
+		res.Incomplete = stopped.Error()
 	case errors.Is(stopped, errMemory):
 		res.Incomplete = fmt.Sprintf("memory limit of %d bytes reached", opts.Memory)
 	case errors.Is(stopped, errStateLimit):

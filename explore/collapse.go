@@ -444,6 +444,10 @@ type collapsedStore struct {
 	wakeTerm uint64  // and its wake-up term
 	rec      []byte
 	kbuf     []byte // a successor's exact key (ample's)
+	// keys: expand writes every candidate's vector (out.keys), as for
+	// Options.Exact: the disk search stores successors before knowing
+	// which are new (disk.go).
+	keys bool
 }
 
 // appendKey appends the exact key (Options.Exact) of the successor of v
@@ -547,7 +551,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 	// in the heap would pay the write barrier on every append while the
 	// collector runs, which it often does here.
 	first := len(out.cands)
-	cands, every, exact := out.cands, x.opts.PurityEvery, x.opts.Exact
+	cands, every, exact := out.cands, x.opts.PurityEvery, x.opts.Exact || cs.keys
 	var failed *StepError
 	var failAt int
 	for ai := range acts {

@@ -43,6 +43,9 @@ type graph struct {
 	// The terminal states' least and greatest depth, and the first state
 	// at the greatest: all a layered graph's analysis needs.
 	termMin, termMax, worst int32
+	// log, if set, holds parents and action numbers instead of parent and
+	// act (the disk search, disk.go).
+	log *parentLog
 }
 
 // reset empties the graph for a search, breadth-first or not, recording
@@ -72,13 +75,32 @@ func (g *graph) free() {
 }
 
 // states is the number of states recorded.
-func (g *graph) states() int32 { return int32(g.parent.len()) }
+func (g *graph) states() int32 {
+	if g.log != nil {
+		return g.log.n
+	}
+	return int32(g.parent.len())
+}
+
+// parentOf is the state from which state i was first reached (-1 for the
+// initial state).
+func (g *graph) parentOf(i int32) int32 {
+	if g.log != nil {
+		p, _ := g.log.at(i)
+		return p
+	}
+	return g.parent.at(i)
+}
 
 // record adds the next state: reached from parent by its k-th enabled
 // action, at depth depth.
 func (g *graph) record(parent int32, k int, depth int32) {
 	next := g.states()
-	g.parent.push(parent)
+	if g.log != nil {
+		g.log.push(parent, uint16(min(k, 65535)))
+	} else {
+		g.parent.push(parent)
+	}
 	if k >= 65535 {
 		if g.actBig == nil {
 			g.actBig = map[int32]int32{}
@@ -86,7 +108,9 @@ func (g *graph) record(parent int32, k int, depth int32) {
 		g.actBig[next] = int32(k)
 		k = 65535
 	}
-	g.act.push(uint16(k))
+	if g.log == nil {
+		g.act.push(uint16(k))
+	}
 	if !g.noEdges {
 		g.estart.push(0)
 	}
@@ -106,7 +130,13 @@ func (g *graph) record(parent int32, k int, depth int32) {
 // actionOf is the number, in its parent's enabled list, of the action
 // that first reached state i.
 func (g *graph) actionOf(i int32) int32 {
-	if k := g.act.at(i); k < 65535 {
+	var k uint16
+	if g.log != nil {
+		_, k = g.log.at(i)
+	} else {
+		k = g.act.at(i)
+	}
+	if k < 65535 {
 		return int32(k)
 	}
 	return g.actBig[i]

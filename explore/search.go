@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -41,6 +42,7 @@ type configResult struct {
 	uniformChecked                 int64
 	costs                          *ConfigCosts // with Options.Costs or Time
 	cached                         bool         // searched with state caching: counts are visits
+	disk                           bool         // searched with its sets on disk (disk.go)
 	violation                      *Violation
 	stopped                        error // why the search stopped early, if it did
 }
@@ -68,10 +70,12 @@ type searcher struct {
 	cz         collapsedStore
 	exp        expansion // the sequential search's successors
 	stack      []int32   // depth-first search's frontier
-	// memLimit is this searcher's share of Options.Memory (0: none);
+	// memLimit is what this searcher's data may take (0: no bound): half
+	// its share of Options.Memory, the other half being the collector's;
 	// cache is its state cache, built when a search first needs it.
 	memLimit int64
 	cache    *ristretto.Cache[uint64, memo]
+	files    *diskFiles // the disk search's (disk.go), made when first needed
 	memo     stepMemo
 	cmpStep  stepComparison // the comparison-only check of each step (comparison.go)
 	// initsPassed are the environments whose Init passed the check
@@ -166,7 +170,7 @@ func (x *searcher) found(prop, detail string, i int32, extra ...Action) *Violati
 // these; replay then returns a step-purity violation instead.
 func (x *searcher) replay(i int32) ([]Action, State, *Violation) {
 	var path []int32 // the states after the initial one, last first
-	for ; x.parent.at(i) >= 0; i = x.parent.at(i) {
+	for ; x.parentOf(i) >= 0; i = x.parentOf(i) {
 		path = append(path, i)
 	}
 	slices.Reverse(path)
@@ -452,14 +456,31 @@ func (x *searcher) search(sy *System) configResult {
 }
 
 // searchOnce is search for one system.
+//
+// A search that outgrows the memory budget starts again with its sets on
+// disk (disk.go), the same search with the same results, if the graph is
+// layered so far; otherwise, or if the graph turns out not to be, with the
+// state cache (cache.go), whose counts are visits.
 func (x *searcher) searchOnce(sy *System) configResult {
+	budget := *x.budget
 	r := x.run(sy)
 	if errors.Is(r.stopped, errMemory) {
-		// Give the breadth-first storage back before the cache takes its
-		// share.
+		// Give the breadth-first storage back before the disk search's
+		// batch or the cache takes its share.
 		x.graph.free()
 		x.kept = window{}
 		x.fps, x.exact = fingerprints{}, exactStates{}
+		debug.FreeOSMemory()
+		if x.diskable(sy) {
+			*x.budget = budget
+			if r = x.runDisk(sy); !errors.Is(r.stopped, errUnlayered) || x.opts.diskOnly {
+				r.disk = true
+				return r
+			}
+			x.graph.free()
+			x.kept = window{}
+			debug.FreeOSMemory()
+		}
 		r = x.runCached(sy)
 	}
 	return r
@@ -469,5 +490,8 @@ func (x *searcher) searchOnce(sy *System) configResult {
 func (x *searcher) close() {
 	if x.cache != nil {
 		x.cache.Close()
+	}
+	if x.files != nil {
+		x.files.close()
 	}
 }

@@ -73,6 +73,9 @@ type Result struct {
 	// Cached counts the configurations searched with state caching
 	// (Options.Memory): their states are visits, and may include repeats.
 	Cached int
+	// Disk counts the configurations searched with their visited sets and
+	// frontiers on disk (Options.Memory): counts and traces as in memory.
+	Disk int
 	// Violation is the counterexample reported: the shortest (BFS), the
 	// first in enumeration order among equals.
 	Violation *Violation

@@ -1,0 +1,854 @@
+package explore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Breadth-first search with its visited set, its frontier and its states'
+// parents on disk, for a configuration whose search in memory outgrows
+// Options.Memory: the delayed duplicate detection of U. Stern and D. L.
+// Dill, "Using magnetic disk instead of main memory in the Murφ verifier"
+// (CAV 1998), which TLC's disk-backed fingerprint set and state queue
+// follow. The successors of a level are collected in a batch in memory
+// (deduplicated there); when the batch is full or the level ends, it is
+// sorted and merged against the sorted files of the states found before,
+// and what is left is new: numbered in the order the sequential search
+// would number it, checked in that order, appended to the next level's
+// file, and merged into the sorted file. Memory holds the batch, the
+// store's tables and a few buffers, whatever the number of states; the
+// files are read and written sequentially (the operating system's page
+// cache, not the process, holds them).
+//
+// Counts, verdicts and traces are the in-memory search's: states are
+// numbered and checked in the same order, and a trace is rebuilt from the
+// parents on disk. It needs a layered graph (every edge from one depth to
+// the next: DKR's, and most protocols'), since it records no edges for the
+// analyses after the search; a search that finds an edge to an earlier
+// level gives up, and the configuration is searched with the state cache
+// instead (cache.go).
+
+// errUnlayered stops a disk search that met an edge to an earlier level.
+var errUnlayered = errors.New("the graph is not layered")
+
+// DiskError stops a search whose files could not be written or read (a
+// full disk, say): the search is incomplete.
+type DiskError struct{ Err error }
+
+func (e *DiskError) Error() string { return "searching on disk: " + e.Err.Error() }
+func (e *DiskError) Unwrap() error { return e.Err }
+
+// diskSparse is the number of entries of a sorted file per entry of its
+// index in memory.
+const diskSparse = 256
+
+// diskEntBytes is what one entry of the batch costs in memory, its record
+// aside: the entry, two slots of the table and its place in the sort.
+const diskEntBytes = 32 + 8 + 4
+
+// diskEnt is one successor in the batch.
+type diskEnt struct {
+	fp       uint64
+	parent   int32
+	k        int32  // the action's number in the parent's enabled list
+	off, end uint32 // its record in the batch's recs
+	idx      int32  // its state number once numbered (diskNew before, diskOld if found before)
+	same     bool   // as candidate.same
+}
+
+const (
+	diskNew = -1
+	diskOld = -2
+)
+
+// diskBatch is the successors of a level collected since the last flush:
+// each distinct one once, in the order the search found them, with a
+// table from fingerprint (and key) to entry.
+type diskBatch struct {
+	ents  []diskEnt
+	recs  []byte
+	slots []int32 // entry+1, 0 for empty; open addressing on fp
+	mask  uint64
+	max   int // entries before a flush
+	recs0 int // record bytes before a flush
+}
+
+// sortedRun is a file of states sorted by fingerprint (and key): each
+// entry is the fingerprint (8 bytes), the state's number (4) and the key's
+// length (a uvarint) and key (Options.Exact; length 0 otherwise).
+type sortedRun struct {
+	f      *os.File
+	n      int64
+	size   int64
+	sparse []sparseEnt // every diskSparse-th entry's fingerprint and offset
+}
+
+type sparseEnt struct {
+	fp  uint64
+	off int64
+}
+
+// parentLog is the parent and action number of every state, in state
+// order: 6 bytes each on disk, the latest in memory.
+type parentLog struct {
+	f       *os.File
+	err     error // the first write that failed
+	buf     []byte
+	flushed int32 // states on disk
+	n       int32
+}
+
+// diskSearch is the state of one disk search.
+type diskSearch struct {
+	x     *searcher
+	files *diskFiles
+	exact bool
+	b     diskBatch
+	old   sortedRun // the states of the levels expanded or being expanded
+	cur   sortedRun // the next level's states found so far
+	log   parentLog
+	// The level being expanded is read from lvl[d%2], the next written to
+	// lvl[(d+1)%2].
+	lvl   [2]*os.File
+	lw    *bufio.Writer
+	lr    *bufio.Reader
+	order []int32
+	rec   []byte
+	// Buffers reused from file to file: two readers (a merge), a writer,
+	// and a small reader for look-ups.
+	rbuf  [2]*bufio.Reader
+	wbuf  *bufio.Writer
+	small *bufio.Reader
+	err   error
+}
+
+// diskable reports whether the configuration of sy can be searched on
+// disk once its search in memory is over the budget: breadth-first,
+// without costs or clocks (their analyses need the edges), on a graph the
+// search in memory found layered so far.
+func (x *searcher) diskable(sy *System) bool {
+	return x.opts.Search == BFS && len(x.opts.Costs) == 0 && !sy.Clocks && x.layered && !x.opts.noDisk
+}
+
+// runDisk searches sy's configuration breadth-first with its sets on disk
+// (see above). It reports errUnlayered in r.stopped if the graph turns out
+// not to be layered.
+func (x *searcher) runDisk(sy *System) configResult {
+	x.reset(sy, plan{collapsed: x.collapsible(sy)})
+	r := configResult{minMsg: -1, minTime: -1}
+	files, err := x.diskFiles()
+	if err != nil {
+		r.stopped = &DiskError{err}
+		return r
+	}
+	ds := &diskSearch{x: x, files: files, exact: x.opts.Exact}
+	x.seen = &diskSet{ds}
+	x.graph.log = &ds.log
+	x.cz.keys = true
+	defer func() {
+		x.graph.log = nil
+		x.cz.keys = false
+		ds.release()
+		x.seen = &x.fps
+		if !x.keepStates {
+			x.kept.trim()
+		}
+	}()
+	ds.plan(x.memLimit)
+	if ds.err == nil {
+		ds.search(&r)
+	}
+	if ds.err != nil && r.violation == nil {
+		r.stopped = &DiskError{ds.err}
+	}
+	return r
+}
+
+// plan sizes the batch to what limit leaves beside the store's tables and
+// the buffers, and opens the files.
+func (ds *diskSearch) plan(limit int64) {
+	room := limit - ds.x.st.bytes() - 2<<20 // the buffers
+	room = max(room, 1<<20)
+	if n := ds.x.opts.diskBatch; n > 0 { // tests: flush every n states
+		room = int64(n) * (diskEntBytes + 64)
+	}
+	b := &ds.b
+	b.max = int(room / 2 / diskEntBytes)
+	b.recs0 = int(room / 2)
+	if n := ds.x.opts.diskBatch; n > 0 {
+		b.max = n
+	}
+	size := 1
+	for size < 2*b.max {
+		size <<= 1
+	}
+	b.slots = make([]int32, size)
+	b.mask = uint64(size - 1)
+	b.ents = make([]diskEnt, 0, b.max)
+	b.recs = make([]byte, 0, b.recs0+1<<12)
+	ds.order = make([]int32, 0, b.max)
+	ds.log.f, ds.lvl = ds.files.parents, ds.files.lvl
+	for _, f := range append([]*os.File{ds.log.f}, ds.lvl[:]...) {
+		if err := f.Truncate(0); err != nil {
+			ds.err = err
+			return
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			ds.err = err
+			return
+		}
+	}
+}
+
+// release gives the sorted files back to the searcher's pool.
+func (ds *diskSearch) release() {
+	for _, run := range []sortedRun{ds.old, ds.cur} {
+		if run.f != nil {
+			ds.files.release(run.f)
+		}
+	}
+}
+
+// diskFiles are a searcher's files for disk searches, kept from one
+// configuration to the next (creating files costs more than searching a
+// small configuration), in a directory of their own under the temporary
+// directory, removed when the searcher closes.
+type diskFiles struct {
+	dir     string
+	parents *os.File
+	lvl     [2]*os.File
+	free    []*os.File // sorted files not in use
+}
+
+// diskFiles returns the searcher's files, creating them the first time.
+func (x *searcher) diskFiles() (*diskFiles, error) {
+	if x.files != nil {
+		return x.files, nil
+	}
+	dir, err := os.MkdirTemp("", "elcheck-disk-")
+	if err != nil {
+		return nil, err
+	}
+	df := &diskFiles{dir: dir}
+	if df.parents, err = df.create(); err == nil {
+		if df.lvl[0], err = df.create(); err == nil {
+			df.lvl[1], err = df.create()
+		}
+	}
+	if err != nil {
+		df.close()
+		return nil, err
+	}
+	x.files = df
+	return df, nil
+}
+
+// create makes a file in the directory.
+func (df *diskFiles) create() (*os.File, error) { return os.CreateTemp(df.dir, "f") }
+
+// file returns an empty sorted file from the pool, or a new one.
+func (df *diskFiles) file() (*os.File, error) {
+	var f *os.File
+	if n := len(df.free); n > 0 {
+		f, df.free = df.free[n-1], df.free[:n-1]
+	} else {
+		var err error
+		if f, err = df.create(); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.Truncate(0); err != nil {
+		return nil, err
+	}
+	_, err := f.Seek(0, io.SeekStart)
+	return f, err
+}
+
+// release returns a sorted file to the pool.
+func (df *diskFiles) release(f *os.File) { df.free = append(df.free, f) }
+
+// close closes the files and removes the directory.
+func (df *diskFiles) close() {
+	for _, f := range append(append(df.free, df.parents), df.lvl[:]...) {
+		if f != nil {
+			f.Close()
+		}
+	}
+	os.RemoveAll(df.dir)
+}
+
+// search runs the levels.
+func (ds *diskSearch) search(r *configResult) {
+	x := ds.x
+	rec, fp, init := x.st.begin(x.sy)
+	x.kept.add(rec)
+	x.record(-1, 0, 0)
+	r.states = 1
+	if *x.budget--; *x.budget < 0 {
+		r.stopped = errStateLimit
+		return
+	}
+	if v := x.check(0, &init, r); v != nil {
+		r.violation = v
+		return
+	}
+	ds.cur = ds.writeRun(sortedRun{}, 1, func(int) (uint64, int32, []byte) { return fp, 0, ds.keyOf(rec) })
+	ds.old, ds.cur = ds.cur, sortedRun{}
+	ds.lw = bufio.NewWriterSize(ds.lvl[0], 1<<18)
+	ds.writeLevel(rec)
+	out := &x.exp
+	for d, lo := int32(0), int32(0); lo < x.states() && ds.err == nil; d++ {
+		hi := x.states()
+		if err := ds.lw.Flush(); err != nil {
+			ds.err = err
+			return
+		}
+		in := ds.lvl[d%2]
+		if _, err := in.Seek(0, io.SeekStart); err != nil {
+			ds.err = err
+			return
+		}
+		if ds.lr == nil {
+			ds.lr = bufio.NewReaderSize(in, 1<<18)
+		}
+		lr := ds.lr
+		lr.Reset(in)
+		next := ds.lvl[(d+1)%2]
+		if err := next.Truncate(0); err != nil {
+			ds.err = err
+			return
+		}
+		if _, err := next.Seek(0, io.SeekStart); err != nil {
+			ds.err = err
+			return
+		}
+		ds.lw.Reset(next)
+		for i := lo; i < hi; i++ {
+			if i&1023 == 0 && x.stop(r, max(r.maxDepth, int(d))) {
+				return
+			}
+			rec, err := ds.readLevel(lr)
+			if err != nil {
+				ds.err = err
+				return
+			}
+			out.reset()
+			x.st.expand(i, d, rec, out)
+			if out.stop != nil {
+				r.stopped = out.stop
+				return
+			}
+			failed := out.err != nil
+			if out.ncand[0] == 0 && !failed {
+				x.terminalAt(i, d)
+			}
+			for c := range int(out.ncand[0]) {
+				r.transitions++
+				if ds.add(i, out, c) && ds.flush(d, r) {
+					return
+				}
+			}
+			if failed {
+				if ds.flush(d, r) {
+					return
+				}
+				r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
+				return
+			}
+		}
+		if ds.flush(d, r) {
+			return
+		}
+		ds.old = ds.mergeRuns(ds.old, ds.cur)
+		ds.cur = sortedRun{}
+		lo = hi
+	}
+	if ds.err == nil {
+		x.analyse(r)
+	}
+}
+
+// add puts candidate c of out, a successor of state i, in the batch
+// unless it is there; it reports whether the batch is full.
+func (ds *diskSearch) add(i int32, out *expansion, c int) bool {
+	b, cd := &ds.b, &out.cands[c]
+	off := len(b.recs)
+	if ds.x.plan.collapsed {
+		b.recs = binary.LittleEndian.AppendUint64(b.recs, cd.fp)
+		b.recs = append(b.recs, out.key(c)...)
+	} else {
+		b.recs = append(b.recs, cd.span(out.buf)...)
+	}
+	rec := b.recs[off:]
+	key := ds.keyOf(rec)
+	h := mix(cd.fp) & b.mask
+	for ; b.slots[h] != 0; h = (h + 1) & b.mask {
+		e := &b.ents[b.slots[h]-1]
+		if e.fp == cd.fp && (!ds.exact || bytes.Equal(ds.keyOf(b.recs[e.off:e.end]), key)) {
+			b.recs = b.recs[:off] // a successor found before in this level
+			return false
+		}
+	}
+	b.ents = append(b.ents, diskEnt{fp: cd.fp, parent: i, k: cd.k, off: uint32(off), end: uint32(len(b.recs)), idx: diskNew, same: cd.same})
+	b.slots[h] = int32(len(b.ents))
+	return len(b.ents) >= b.max || len(b.recs) >= b.recs0
+}
+
+// find returns the batch entry of the state with fingerprint fp and key,
+// or nil.
+func (ds *diskSearch) find(fp uint64, key []byte) *diskEnt {
+	b := &ds.b
+	if b.slots == nil {
+		return nil
+	}
+	for h := mix(fp) & b.mask; b.slots[h] != 0; h = (h + 1) & b.mask {
+		e := &b.ents[b.slots[h]-1]
+		if e.fp == fp && (!ds.exact || bytes.Equal(ds.keyOf(b.recs[e.off:e.end]), key)) {
+			return e
+		}
+	}
+	return nil
+}
+
+// keyOf is the key of a record in the sorted files: nil unless the search
+// is exact.
+func (ds *diskSearch) keyOf(rec []byte) []byte {
+	if !ds.exact {
+		return nil
+	}
+	return ds.x.st.recKey(rec)
+}
+
+// flush finds which of the batch's successors (of level d's states) are
+// new, numbers and checks them in the order they were found, and merges
+// them into the next level's sorted file. It reports whether the search
+// ended (r says why).
+func (ds *diskSearch) flush(d int32, r *configResult) bool {
+	x, b := ds.x, &ds.b
+	if len(b.ents) == 0 {
+		return ds.err != nil
+	}
+	order := ds.order[:0]
+	for k := range b.ents {
+		order = append(order, int32(k))
+	}
+	slices.SortFunc(order, func(p, q int32) int { return ds.cmpEnts(&b.ents[p], &b.ents[q]) })
+	ds.order = order
+	if ds.scan(ds.old, order, true) {
+		r.stopped = errUnlayered
+		return true
+	}
+	ds.scan(ds.cur, order, false)
+	if ds.err != nil {
+		return true
+	}
+	for k := range b.ents {
+		e := &b.ents[k]
+		if e.idx == diskOld {
+			continue
+		}
+		j := x.states()
+		e.idx = j
+		rec := b.recs[e.off:e.end]
+		x.kept.add(rec)
+		x.record(e.parent, int(e.k), d+1)
+		ds.writeLevel(rec)
+		r.states++
+		r.maxDepth = max(r.maxDepth, int(d)+1)
+		if *x.budget--; *x.budget < 0 {
+			r.stopped = errStateLimit
+			return true
+		}
+		x.cz.rec = nil // the record is not the one keep wrote last
+		if v := x.checkNew(j, x.kept.get(j), e.same, r); v != nil {
+			r.violation = v
+			return true
+		}
+		x.kept.expanding(j)
+	}
+	kept := order[:0] // the new states, sorted
+	for _, k := range order {
+		if b.ents[k].idx >= 0 {
+			kept = append(kept, k)
+		}
+	}
+	if len(kept) > 0 {
+		ds.cur = ds.writeRun(ds.cur, len(kept), func(k int) (uint64, int32, []byte) {
+			e := &b.ents[kept[k]]
+			return e.fp, e.idx, ds.keyOf(b.recs[e.off:e.end])
+		})
+	}
+	b.ents, b.recs = b.ents[:0], b.recs[:0]
+	clear(b.slots)
+	if ds.err == nil {
+		ds.err = ds.log.err
+	}
+	return ds.err != nil
+}
+
+// cmpEnts orders batch entries by fingerprint, then key.
+func (ds *diskSearch) cmpEnts(p, q *diskEnt) int {
+	if p.fp != q.fp {
+		if p.fp < q.fp {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(ds.keyOf(ds.b.recs[p.off:p.end]), ds.keyOf(ds.b.recs[q.off:q.end]))
+}
+
+// scan merges the batch, in sorted order, against a sorted file: entries
+// found there are marked diskOld. With any, it reports true (and marks
+// nothing) if any is found.
+func (ds *diskSearch) scan(run sortedRun, order []int32, any bool) bool {
+	if run.n == 0 {
+		return false
+	}
+	rr, err := ds.openRun(run, 0, 0)
+	if err != nil {
+		ds.err = err
+		return false
+	}
+	b := &ds.b
+	ok := rr.next()
+	for _, k := range order {
+		e := &b.ents[k]
+		key := ds.keyOf(b.recs[e.off:e.end])
+		for ok && cmpRun(rr.fp, rr.key, e.fp, key) < 0 {
+			ok = rr.next()
+		}
+		if !ok {
+			break
+		}
+		if cmpRun(rr.fp, rr.key, e.fp, key) == 0 {
+			if any {
+				return true
+			}
+			e.idx = diskOld
+		}
+	}
+	if rr.err != nil {
+		ds.err = rr.err
+	}
+	return false
+}
+
+// cmpRun orders (fingerprint, key) pairs.
+func cmpRun(fp1 uint64, k1 []byte, fp2 uint64, k2 []byte) int {
+	switch {
+	case fp1 < fp2:
+		return -1
+	case fp1 > fp2:
+		return 1
+	}
+	return bytes.Compare(k1, k2)
+}
+
+// writeRun writes the merge of run and n new entries (sorted, none in
+// run; at gives the k-th) as a new sorted file and returns it; run's file
+// is removed.
+func (ds *diskSearch) writeRun(run sortedRun, n int, at func(k int) (uint64, int32, []byte)) sortedRun {
+	var rr *runReader
+	if run.f != nil {
+		defer ds.files.release(run.f)
+	}
+	if run.n > 0 {
+		var err error
+		if rr, err = ds.openRun(run, 0, 0); err != nil {
+			ds.err = err
+			return run
+		}
+	}
+	w, err := ds.createRun()
+	if err != nil {
+		ds.err = err
+		return run
+	}
+	ok := rr != nil && rr.next()
+	for k := range n {
+		fp, idx, key := at(k)
+		for ok && cmpRun(rr.fp, rr.key, fp, key) < 0 {
+			w.put(rr.fp, rr.idx, rr.key)
+			ok = rr.next()
+		}
+		w.put(fp, idx, key)
+	}
+	for ok {
+		w.put(rr.fp, rr.idx, rr.key)
+		ok = rr.next()
+	}
+	if rr != nil && rr.err != nil {
+		ds.err = rr.err
+	}
+	return ds.finish(w)
+}
+
+// mergeRuns merges two sorted files into a new one; both are removed.
+func (ds *diskSearch) mergeRuns(a, b sortedRun) sortedRun {
+	if b.n == 0 {
+		if b.f != nil {
+			ds.files.release(b.f)
+		}
+		return a
+	}
+	ra, err := ds.openRun(a, 0, 0)
+	if err != nil {
+		ds.err = err
+		return a
+	}
+	rb, err := ds.openRun(b, 0, 1)
+	if err != nil {
+		ds.err = err
+		return a
+	}
+	defer func() {
+		ds.files.release(a.f)
+		ds.files.release(b.f)
+	}()
+	w, err := ds.createRun()
+	if err != nil {
+		ds.err = err
+		return a
+	}
+	okA, okB := ra.next(), rb.next()
+	for okA || okB {
+		if !okB || okA && cmpRun(ra.fp, ra.key, rb.fp, rb.key) <= 0 {
+			w.put(ra.fp, ra.idx, ra.key)
+			okA = ra.next()
+		} else {
+			w.put(rb.fp, rb.idx, rb.key)
+			okB = rb.next()
+		}
+	}
+	for _, rr := range []*runReader{ra, rb} {
+		if rr.err != nil {
+			ds.err = rr.err
+		}
+	}
+	return ds.finish(w)
+}
+
+// runWriter writes a sorted file.
+type runWriter struct {
+	w   *bufio.Writer
+	run sortedRun
+	buf []byte
+}
+
+func (ds *diskSearch) createRun() (*runWriter, error) {
+	f, err := ds.files.file()
+	if err != nil {
+		return nil, err
+	}
+	if ds.wbuf == nil {
+		ds.wbuf = bufio.NewWriterSize(f, 1<<18)
+	}
+	ds.wbuf.Reset(f)
+	return &runWriter{w: ds.wbuf, run: sortedRun{f: f}}, nil
+}
+
+func (w *runWriter) put(fp uint64, idx int32, key []byte) {
+	if w.run.n%diskSparse == 0 {
+		w.run.sparse = append(w.run.sparse, sparseEnt{fp, w.run.size})
+	}
+	b := binary.LittleEndian.AppendUint64(w.buf[:0], fp)
+	b = binary.LittleEndian.AppendUint32(b, uint32(idx))
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	b = append(b, key...)
+	w.w.Write(b) // an error is sticky: Flush reports it
+	w.buf = b
+	w.run.n++
+	w.run.size += int64(len(b))
+}
+
+// finish flushes w and returns its file.
+func (ds *diskSearch) finish(w *runWriter) sortedRun {
+	if err := w.w.Flush(); err != nil && ds.err == nil {
+		ds.err = err
+	}
+	return w.run
+}
+
+// runReader reads a sorted file from an offset.
+type runReader struct {
+	r   *bufio.Reader
+	fp  uint64
+	idx int32
+	key []byte
+	err error
+}
+
+// openRun opens a sorted file at an offset, with the reader buffer of
+// slot (0 and 1: large, for merges and scans; 2: small, for look-ups).
+func (ds *diskSearch) openRun(run sortedRun, off int64, slot int) (*runReader, error) {
+	sec := io.NewSectionReader(run.f, off, run.size-off)
+	var r *bufio.Reader
+	if slot < 2 {
+		if ds.rbuf[slot] == nil {
+			ds.rbuf[slot] = bufio.NewReaderSize(sec, 1<<18)
+		}
+		r = ds.rbuf[slot]
+	} else {
+		if ds.small == nil {
+			ds.small = bufio.NewReaderSize(sec, 1<<12) // a look-up reads a block or two
+		}
+		r = ds.small
+	}
+	r.Reset(sec)
+	return &runReader{r: r}, nil
+}
+
+// next reads the next entry; false at the end or on an error (err).
+func (rr *runReader) next() bool {
+	h, err := rr.r.Peek(12)
+	if err != nil {
+		if err != io.EOF {
+			rr.err = err
+		}
+		return false
+	}
+	rr.fp = binary.LittleEndian.Uint64(h)
+	rr.idx = int32(binary.LittleEndian.Uint32(h[8:]))
+	rr.r.Discard(12)
+	n, err := binary.ReadUvarint(rr.r)
+	if err == nil && n > 0 {
+		rr.key = slices.Grow(rr.key[:0], int(n))[:n]
+		_, err = io.ReadFull(rr.r, rr.key)
+	} else {
+		rr.key = rr.key[:0]
+	}
+	if err != nil {
+		rr.err = fmt.Errorf("reading a sorted file: %w", err)
+		return false
+	}
+	return true
+}
+
+// lookup finds the state with fingerprint fp and key in a sorted file.
+func (ds *diskSearch) lookup(run sortedRun, fp uint64, key []byte) (int32, bool) {
+	if run.n == 0 {
+		return 0, false
+	}
+	k, _ := slices.BinarySearchFunc(run.sparse, fp, func(s sparseEnt, fp uint64) int {
+		switch {
+		case s.fp < fp:
+			return -1
+		case s.fp > fp:
+			return 1
+		}
+		return 0
+	})
+	off := int64(0)
+	if k > 0 { // entry k is the first whose fingerprint is not less than fp
+		off = run.sparse[k-1].off
+	}
+	rr, err := ds.openRun(run, off, 2)
+	if err != nil {
+		ds.err = err
+		return 0, false
+	}
+	for rr.next() {
+		switch c := cmpRun(rr.fp, rr.key, fp, key); {
+		case c == 0:
+			return rr.idx, true
+		case c > 0:
+			return 0, false
+		}
+	}
+	if rr.err != nil {
+		ds.err = rr.err
+	}
+	return 0, false
+}
+
+// writeLevel appends a record to the next level's file.
+func (ds *diskSearch) writeLevel(rec []byte) {
+	ds.rec = binary.AppendUvarint(ds.rec[:0], uint64(len(rec)))
+	ds.lw.Write(ds.rec)
+	ds.lw.Write(rec) // errors are sticky: the level's Flush reports them
+}
+
+// readLevel reads the next record of the level being expanded.
+func (ds *diskSearch) readLevel(r *bufio.Reader) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err == nil {
+		ds.rec = slices.Grow(ds.rec[:0], int(n))[:n]
+		_, err = io.ReadFull(r, ds.rec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading a level's states: %w", err)
+	}
+	return ds.rec, nil
+}
+
+// diskSet is the disk search's visited set for look-ups (replaying a
+// trace, the cycle proviso): the batch, then the sorted files. The search
+// inserts by batches itself.
+type diskSet struct{ ds *diskSearch }
+
+func (s *diskSet) put([]byte, uint64, int32) (int32, bool) {
+	panic("explore: the disk search inserts by batches")
+}
+
+func (s *diskSet) get(key []byte, fp uint64) (int32, bool) {
+	ds := s.ds
+	if !ds.exact {
+		key = nil
+	}
+	if e := ds.find(fp, key); e != nil && e.idx >= 0 {
+		return e.idx, true
+	}
+	if j, ok := ds.lookup(ds.cur, fp, key); ok {
+		return j, true
+	}
+	return ds.lookup(ds.old, fp, key)
+}
+
+func (s *diskSet) peek(uint64) uint64 { return 0 }
+func (s *diskSet) bytes() int64 {
+	b := &s.ds.b
+	return int64(cap(b.ents))*32 + int64(cap(b.recs)) + int64(len(b.slots))*4
+}
+func (s *diskSet) reset() {}
+
+// push appends state n's parent and action number.
+func (l *parentLog) push(parent int32, k uint16) {
+	l.buf = binary.LittleEndian.AppendUint32(l.buf, uint32(parent))
+	l.buf = binary.LittleEndian.AppendUint16(l.buf, k)
+	l.n++
+	if len(l.buf) >= 1<<20 {
+		l.write()
+	}
+}
+
+// write moves the records in memory to the file; an error is the
+// search's next read's.
+func (l *parentLog) write() {
+	if l.err != nil {
+		return
+	}
+	if _, l.err = l.f.WriteAt(l.buf, int64(l.flushed)*6); l.err == nil {
+		l.flushed, l.buf = l.n, l.buf[:0]
+	}
+}
+
+// at returns state i's parent and action number.
+func (l *parentLog) at(i int32) (int32, uint16) {
+	var b []byte
+	if i >= l.flushed {
+		b = l.buf[(i-l.flushed)*6:]
+	} else {
+		var rb [6]byte
+		if _, err := l.f.ReadAt(rb[:], int64(i)*6); err != nil {
+			panic(fmt.Sprintf("reading state %d's parent from disk: %v", i, err))
+		}
+		b = rb[:]
+	}
+	return int32(binary.LittleEndian.Uint32(b)), binary.LittleEndian.Uint16(b[4:])
+}
