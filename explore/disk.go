@@ -188,11 +188,18 @@ func (ds *diskSearch) plan(limit int64) {
 	for size < 2*b.max {
 		size <<= 1
 	}
-	b.slots = make([]int32, size)
+	// The batch's storage is the searcher's, kept for its next disk
+	// search: a sweep may send many configurations to disk.
+	df := ds.files
+	if len(df.slots) != size || cap(df.ents) < b.max || cap(df.recs) < b.recs0+1<<12 {
+		df.slots = make([]int32, size)
+		df.ents = make([]diskEnt, 0, b.max)
+		df.recs = make([]byte, 0, b.recs0+1<<12)
+		df.order = make([]int32, 0, b.max)
+	}
+	clear(df.slots)
+	b.slots, b.ents, b.recs, ds.order = df.slots, df.ents[:0], df.recs[:0], df.order[:0]
 	b.mask = uint64(size - 1)
-	b.ents = make([]diskEnt, 0, b.max)
-	b.recs = make([]byte, 0, b.recs0+1<<12)
-	ds.order = make([]int32, 0, b.max)
 	ds.log.f, ds.lvl = ds.files.parents, ds.files.lvl
 	for _, f := range append([]*os.File{ds.log.f}, ds.lvl[:]...) {
 		if err := f.Truncate(0); err != nil {
@@ -224,6 +231,11 @@ type diskFiles struct {
 	parents *os.File
 	lvl     [2]*os.File
 	free    []*os.File // sorted files not in use
+	// The batch's storage (diskBatch), kept from search to search.
+	slots []int32
+	ents  []diskEnt
+	recs  []byte
+	order []int32
 }
 
 // diskFiles returns the searcher's files, creating them the first time.
