@@ -81,6 +81,25 @@ func BenchmarkConfig(b *testing.B) {
 	}
 }
 
+// BenchmarkDiskConfig is BenchmarkConfig's n = 12 configuration under a
+// memory budget of 16 MB, which sends it to the disk search (disk.go).
+func BenchmarkDiskConfig(b *testing.B) {
+	const n = 12
+	m, _ := protocols.Lookup("dkr")
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels,
+		IDs: spinIDs(n), Initiators: spec.Set(1)<<n - 1}
+	opts := explore.DefaultOptions()
+	opts.POR, opts.ComparisonOnly, opts.Workers, opts.Memory = false, false, 1, 16<<20
+	var res *explore.Result
+	for b.Loop() {
+		res = explore.Check(context.Background(), m, space, opts)
+	}
+	if res.Verdict().Outcome != invariants.Verified || res.Disk != 1 {
+		b.Fatalf("dkr n=%d: %s, %d on disk", n, res.Verdict(), res.Disk)
+	}
+	b.ReportMetric(float64(res.States)/(b.Elapsed().Seconds()/float64(b.N)), "states/s")
+}
+
 // BenchmarkSweep is `elcheck verify -algo=dkr -n=6` on one worker: many
 // small reduced configurations, each searched twice (the comparison-only
 // check), the headline workload. Its states/s counts both searches.

@@ -110,9 +110,13 @@ type diskSearch struct {
 	files *diskFiles
 	exact bool
 	b     diskBatch
-	old   sortedRun // the states of the levels expanded or being expanded
-	cur   sortedRun // the next level's states found so far
-	log   parentLog
+	// old are the states of the levels expanded or being expanded, in a
+	// few sorted files, each at least twice the size of the next: a level's
+	// file is merged into the last only when as large as half of it, so an
+	// entry is rewritten a few times, not once per level.
+	old []sortedRun
+	cur sortedRun // the next level's states found so far
+	log parentLog
 	// The level being expanded is read from lvl[d%2], the next written to
 	// lvl[(d+1)%2].
 	lvl   [2]*os.File
@@ -120,12 +124,11 @@ type diskSearch struct {
 	lr    *bufio.Reader
 	order []int32
 	rec   []byte
-	// Buffers reused from file to file: two readers (a merge), a writer,
-	// and a small reader for look-ups.
-	rbuf  [2]*bufio.Reader
-	wbuf  *bufio.Writer
-	small *bufio.Reader
-	err   error
+	// Buffers reused from file to file: two readers (a merge), a small one
+	// for look-ups, and a writer.
+	rbuf [3][]byte
+	wbuf []byte
+	err  error
 }
 
 // diskable reports whether the configuration of sy can be searched on
@@ -215,7 +218,7 @@ func (ds *diskSearch) plan(limit int64) {
 
 // release gives the sorted files back to the searcher's pool.
 func (ds *diskSearch) release() {
-	for _, run := range []sortedRun{ds.old, ds.cur} {
+	for _, run := range append(ds.old, ds.cur) {
 		if run.f != nil {
 			ds.files.release(run.f)
 		}
@@ -311,7 +314,7 @@ func (ds *diskSearch) search(r *configResult) {
 		return
 	}
 	ds.cur = ds.writeRun(sortedRun{}, 1, func(int) (uint64, int32, []byte) { return fp, 0, ds.keyOf(rec) })
-	ds.old, ds.cur = ds.cur, sortedRun{}
+	ds.old, ds.cur = append(ds.old[:0], ds.cur), sortedRun{}
 	ds.lw = bufio.NewWriterSize(ds.lvl[0], 1<<18)
 	ds.writeLevel(rec)
 	out := &x.exp
@@ -377,7 +380,11 @@ func (ds *diskSearch) search(r *configResult) {
 		if ds.flush(d, r) {
 			return
 		}
-		ds.old = ds.mergeRuns(ds.old, ds.cur)
+		ds.old = append(ds.old, ds.cur)
+		for k := len(ds.old) - 1; k > 0 && 2*ds.old[k].n >= ds.old[k-1].n; k-- {
+			ds.old[k-1] = ds.mergeRuns(ds.old[k-1], ds.old[k])
+			ds.old = ds.old[:k]
+		}
 		ds.cur = sortedRun{}
 		lo = hi
 	}
@@ -452,9 +459,11 @@ func (ds *diskSearch) flush(d int32, r *configResult) bool {
 	}
 	slices.SortFunc(order, func(p, q int32) int { return ds.cmpEnts(&b.ents[p], &b.ents[q]) })
 	ds.order = order
-	if ds.scan(ds.old, order, true) {
-		r.stopped = errUnlayered
-		return true
+	for _, run := range ds.old {
+		if ds.scan(run, order, true) {
+			r.stopped = errUnlayered
+			return true
+		}
 	}
 	ds.scan(ds.cur, order, false)
 	if ds.err != nil {
@@ -646,12 +655,17 @@ func (ds *diskSearch) mergeRuns(a, b sortedRun) sortedRun {
 	return ds.finish(w)
 }
 
-// runWriter writes a sorted file.
+// runWriter writes a sorted file, through a buffer of its own: entries
+// are appended to it, and it goes to the file when full.
 type runWriter struct {
-	w   *bufio.Writer
+	f   *os.File
 	run sortedRun
 	buf []byte
+	err error
 }
+
+// diskBuf is the size of the sorted files' read and write buffers.
+const diskBuf = 1 << 18
 
 func (ds *diskSearch) createRun() (*runWriter, error) {
 	f, err := ds.files.file()
@@ -659,86 +673,133 @@ func (ds *diskSearch) createRun() (*runWriter, error) {
 		return nil, err
 	}
 	if ds.wbuf == nil {
-		ds.wbuf = bufio.NewWriterSize(f, 1<<18)
+		ds.wbuf = make([]byte, 0, diskBuf+64)
 	}
-	ds.wbuf.Reset(f)
-	return &runWriter{w: ds.wbuf, run: sortedRun{f: f}}, nil
+	return &runWriter{f: f, run: sortedRun{f: f}, buf: ds.wbuf[:0]}, nil
 }
 
 func (w *runWriter) put(fp uint64, idx int32, key []byte) {
 	if w.run.n%diskSparse == 0 {
 		w.run.sparse = append(w.run.sparse, sparseEnt{fp, w.run.size})
 	}
-	b := binary.LittleEndian.AppendUint64(w.buf[:0], fp)
+	n := len(w.buf)
+	b := binary.LittleEndian.AppendUint64(w.buf, fp)
 	b = binary.LittleEndian.AppendUint32(b, uint32(idx))
 	b = binary.AppendUvarint(b, uint64(len(key)))
 	b = append(b, key...)
-	w.w.Write(b) // an error is sticky: Flush reports it
-	w.buf = b
 	w.run.n++
-	w.run.size += int64(len(b))
+	w.run.size += int64(len(b) - n)
+	if len(b) >= diskBuf {
+		b = w.write(b)
+	}
+	w.buf = b
 }
 
-// finish flushes w and returns its file.
-func (ds *diskSearch) finish(w *runWriter) sortedRun {
-	if err := w.w.Flush(); err != nil && ds.err == nil {
-		ds.err = err
+// write sends b to the file and returns it emptied; an error is kept for
+// finish.
+func (w *runWriter) write(b []byte) []byte {
+	if w.err == nil {
+		_, w.err = w.f.Write(b)
 	}
+	return b[:0]
+}
+
+// finish writes what w holds and returns its file.
+func (ds *diskSearch) finish(w *runWriter) sortedRun {
+	w.buf = w.write(w.buf)
+	if w.err != nil && ds.err == nil {
+		ds.err = w.err
+	}
+	ds.wbuf = w.buf
 	return w.run
 }
 
-// runReader reads a sorted file from an offset.
+// runReader reads a sorted file from an offset: blocks go into its
+// buffer, and entries are decoded there (a key is valid until the next
+// entry).
 type runReader struct {
-	r   *bufio.Reader
-	fp  uint64
-	idx int32
-	key []byte
-	err error
+	src  io.Reader
+	buf  []byte
+	p, n int // the next entry starts at buf[p]; buf[:n] was read
+	eof  bool
+	fp   uint64
+	idx  int32
+	key  []byte
+	err  error
 }
 
 // openRun opens a sorted file at an offset, with the reader buffer of
 // slot (0 and 1: large, for merges and scans; 2: small, for look-ups).
 func (ds *diskSearch) openRun(run sortedRun, off int64, slot int) (*runReader, error) {
-	sec := io.NewSectionReader(run.f, off, run.size-off)
-	var r *bufio.Reader
-	if slot < 2 {
-		if ds.rbuf[slot] == nil {
-			ds.rbuf[slot] = bufio.NewReaderSize(sec, 1<<18)
-		}
-		r = ds.rbuf[slot]
-	} else {
-		if ds.small == nil {
-			ds.small = bufio.NewReaderSize(sec, 1<<12) // a look-up reads a block or two
-		}
-		r = ds.small
+	size := diskBuf
+	if slot == 2 {
+		size = 1 << 12 // a look-up reads a block or two
 	}
-	r.Reset(sec)
-	return &runReader{r: r}, nil
+	if ds.rbuf[slot] == nil {
+		ds.rbuf[slot] = make([]byte, size)
+	}
+	return &runReader{src: io.NewSectionReader(run.f, off, run.size-off), buf: ds.rbuf[slot]}, nil
+}
+
+// fill moves what is left to the front of the buffer and reads more,
+// until need bytes are there or the file ends; it reports whether they
+// are.
+func (rr *runReader) fill(need int) bool {
+	left := rr.buf[rr.p:rr.n]
+	if need > len(rr.buf) { // a long key
+		nb := make([]byte, need)
+		rr.n, rr.buf = copy(nb, left), nb
+	} else {
+		rr.n = copy(rr.buf, left)
+	}
+	rr.p = 0
+	for rr.n < need && !rr.eof {
+		k, err := rr.src.Read(rr.buf[rr.n:])
+		rr.n += k
+		if err == io.EOF {
+			rr.eof = true
+		} else if err != nil {
+			rr.err = fmt.Errorf("reading a sorted file: %w", err)
+			return false
+		}
+	}
+	return rr.n >= need
 }
 
 // next reads the next entry; false at the end or on an error (err).
 func (rr *runReader) next() bool {
-	h, err := rr.r.Peek(12)
-	if err != nil {
-		if err != io.EOF {
-			rr.err = err
+	if rr.n-rr.p < 13 && !rr.fill(13+binary.MaxVarintLen64) && (rr.n-rr.p < 13 || rr.err != nil) {
+		if rr.n > rr.p && rr.err == nil {
+			rr.err = errors.New("reading a sorted file: it ends inside an entry")
 		}
 		return false
 	}
-	rr.fp = binary.LittleEndian.Uint64(h)
-	rr.idx = int32(binary.LittleEndian.Uint32(h[8:]))
-	rr.r.Discard(12)
-	n, err := binary.ReadUvarint(rr.r)
-	if err == nil && n > 0 {
-		rr.key = slices.Grow(rr.key[:0], int(n))[:n]
-		_, err = io.ReadFull(rr.r, rr.key)
-	} else {
-		rr.key = rr.key[:0]
+	b := rr.buf[rr.p:rr.n]
+	klen, w := binary.Uvarint(b[12:])
+	if w <= 0 {
+		if !rr.fill(12+binary.MaxVarintLen64) && (rr.n-rr.p < 13 || rr.err != nil) {
+			return false
+		}
+		b = rr.buf[rr.p:rr.n]
+		if klen, w = binary.Uvarint(b[12:]); w <= 0 {
+			rr.err = errors.New("reading a sorted file: a bad key length")
+			return false
+		}
 	}
-	if err != nil {
-		rr.err = fmt.Errorf("reading a sorted file: %w", err)
-		return false
+	total := 12 + w + int(klen)
+	if len(b) < total {
+		if !rr.fill(total) {
+			if rr.err == nil {
+				rr.err = errors.New("reading a sorted file: it ends inside an entry")
+			}
+			return false
+		}
+		b = rr.buf[rr.p:rr.n]
 	}
+	rr.fp = binary.LittleEndian.Uint64(b)
+	rr.idx = int32(binary.LittleEndian.Uint32(b[8:]))
+	rr.key = b[12+w : total : total]
+	rr.p += total
 	return true
 }
 
@@ -819,7 +880,12 @@ func (s *diskSet) get(key []byte, fp uint64) (int32, bool) {
 	if j, ok := ds.lookup(ds.cur, fp, key); ok {
 		return j, true
 	}
-	return ds.lookup(ds.old, fp, key)
+	for _, run := range ds.old {
+		if j, ok := ds.lookup(run, fp, key); ok {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 func (s *diskSet) peek(uint64) uint64 { return 0 }
