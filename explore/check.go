@@ -139,7 +139,7 @@ type Progress struct {
 }
 
 // batchSize is how many configurations are searched between two merges of
-// results when a state limit is shared (pipeline otherwise). Each configuration is searched on its own, whatever the others
+// results. Each configuration is searched on its own, whatever the others
 // found, so the counts do not depend on the batch size, the number of
 // workers or the sharding of the space.
 const batchSize = 64
@@ -219,153 +219,129 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 	}
 	var progressMu sync.Mutex
-	// What is merged so far, for progress reports (under progressMu).
-	var mergedStates int64
-	var mergedDepth int
 	var uniformChecked int64
 	var stopped error
-	// run searches configuration o, the seq-th, on searcher x with a
-	// budget of budget0 states.
-	run := func(x *searcher, budget *int64, o *outcome, seq int, budget0 int64) {
-		defer o.recover()
-		*budget = budget0
-		if opts.Progress != nil {
-			x.progress = func(s int64, d int) {
-				progressMu.Lock()
-				defer progressMu.Unlock()
-				opts.Progress(Progress{States: mergedStates + s, Depth: max(mergedDepth, d), ConfigsDone: seq, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
-			}
-		}
-		// A reduced search may reach a violation by a longer
-		// path than the shortest: search such a configuration
-		// again, unreduced, for the shortest trace.
-		x.reduce = opts.POR
-		x.cmpStep.missed.Store(false)
-		o.r = x.search(x.system(m, o.cfg))
-		if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
-			x.reduce = false
-			first := o.r
-			if o.r = x.search(x.system(m, o.cfg)); o.r.violation == nil {
-				// Not found again (an impure step need not
-				// fail twice alike): what was found stands.
-				o.r = first
-			}
-		}
-		if o.r.violation != nil {
-			o.r.violation.ConfigIndex = o.k
-		}
-		if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
-			o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
-			if o.cmp != nil {
-				o.cmp.ConfigIndex = o.k
-			}
-		}
-	}
-	// merge adds o's result to res, in enumeration order, as a single
-	// worker would have; it reports whether the check stops there.
-	merge := func(o *outcome) bool {
-		r := o.r
-		res.States += r.states
-		res.Transitions += r.transitions
-		res.Terminals += r.terminals
-		if r.cached {
-			res.Cached++
-		}
-		if r.disk {
-			res.Disk++
-		}
-		res.FinalDigest += r.finals
-		res.MaxDepth = max(res.MaxDepth, r.maxDepth)
-		uniformChecked += r.uniformChecked
-		if !opts.Exact {
-			res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
-		}
-		for _, v := range []*Violation{r.violation, o.cmp} {
-			if v == nil {
-				continue
-			}
-			if better(v, res.Violation) {
-				res.Violation = v
-			}
-			if !slices.Contains(res.Violated, v.Property) {
-				res.Violated = append(res.Violated, v.Property)
-				slices.Sort(res.Violated)
-			}
-		}
-		if remaining -= r.states; remaining < 0 && r.stopped == nil {
-			r.stopped = errStateLimit
-		}
-		if r.stopped == nil {
-			r.stopped = o.err
-		}
-		if r.stopped != nil {
-			stopped = r.stopped
-			return true
-		}
-		if res.Violation != nil && opts.Search == DFS {
-			stopped = errFound // DFS traces are not shortest: the first one will do
-			return true
-		}
-		res.ConfigsDone++
-		if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {
-			r.costs.Index, r.costs.Config = o.k, o.cfg
-			opts.OnConfig(*r.costs)
-		}
-		if r.minMsg >= 0 {
-			if res.MinMessages < 0 || r.minMsg < res.MinMessages {
-				res.MinMessages = r.minMsg
-			}
-			res.MaxMessages = max(res.MaxMessages, r.maxMsg)
-		}
-		progressMu.Lock()
-		mergedStates, mergedDepth = res.States, res.MaxDepth
-		progressMu.Unlock()
-		return false
-	}
-	if opts.MaxStates == 0 && opts.Search == BFS {
-		// No budget is shared and no violation stops the check: the
-		// workers search configurations one after another, with no
-		// barrier, and the results are merged in order as they come.
-		pipeline(space, searchers, budgets, run, merge)
-	} else {
-		// A state limit is shared: each batch starts with what the ones
-		// before it left, so the workers wait for each other at its end.
-		batch := make([]outcome, 0, batchSize)
-		next, pull := iter.Pull2(space.Indexed())
-		defer pull()
-		for seq := 0; stopped == nil; {
-			batch = batch[:0]
-			for len(batch) < batchSize {
-				k, cfg, ok := next()
-				if !ok {
-					break
-				}
-				batch = append(batch, outcome{k: k, cfg: cfg})
-			}
-			if len(batch) == 0 {
+	batch := make([]outcome, 0, batchSize)
+	next, pull := iter.Pull2(space.Indexed())
+	defer pull()
+	for stopped == nil {
+		batch = batch[:0]
+		for len(batch) < batchSize {
+			k, cfg, ok := next()
+			if !ok {
 				break
 			}
-			var wg sync.WaitGroup
-			var cursor atomic.Int64
-			for w := range min(len(searchers), len(batch)) {
-				wg.Add(1)
-				go func(x *searcher, budget *int64) {
-					defer wg.Done()
-					for {
-						j := int(cursor.Add(1)) - 1
-						if j >= len(batch) {
-							return
-						}
-						run(x, budget, &batch[j], seq+j, remaining)
+			batch = append(batch, outcome{k: k, cfg: cfg})
+		}
+		if len(batch) == 0 {
+			break
+		}
+		done, states, depth := res.ConfigsDone, res.States, res.MaxDepth
+		var wg sync.WaitGroup
+		var cursor atomic.Int64
+		for w := range min(len(searchers), len(batch)) {
+			wg.Add(1)
+			go func(x *searcher, budget *int64) {
+				defer wg.Done()
+				for {
+					j := int(cursor.Add(1)) - 1
+					if j >= len(batch) {
+						return
 					}
-				}(searchers[w], &budgets[w].n)
-			}
-			wg.Wait()
-			seq += len(batch)
-			for k := range batch {
-				if merge(&batch[k]) {
-					break
+					o := &batch[j]
+					func() {
+						defer o.recover()
+						*budget = remaining
+						if opts.Progress != nil {
+							x.progress = func(s int64, d int) {
+								progressMu.Lock()
+								defer progressMu.Unlock()
+								opts.Progress(Progress{States: states + s, Depth: max(depth, d), ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+							}
+						}
+						// A reduced search may reach a violation by a longer
+						// path than the shortest: search such a configuration
+						// again, unreduced, for the shortest trace.
+						x.reduce = opts.POR
+						x.cmpStep.missed.Store(false)
+						o.r = x.search(x.system(m, o.cfg))
+						if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
+							x.reduce = false
+							first := o.r
+							if o.r = x.search(x.system(m, o.cfg)); o.r.violation == nil {
+								// Not found again (an impure step need not
+								// fail twice alike): what was found stands.
+								o.r = first
+							}
+						}
+						if o.r.violation != nil {
+							o.r.violation.ConfigIndex = o.k
+						}
+						if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
+							o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
+							if o.cmp != nil {
+								o.cmp.ConfigIndex = o.k
+							}
+						}
+					}()
 				}
+			}(searchers[w], &budgets[w].n)
+		}
+		wg.Wait()
+		// Merge in enumeration order, as a single worker would have.
+		for _, o := range batch {
+			r := o.r
+			res.States += r.states
+			res.Transitions += r.transitions
+			res.Terminals += r.terminals
+			if r.cached {
+				res.Cached++
+			}
+			if r.disk {
+				res.Disk++
+			}
+			res.FinalDigest += r.finals
+			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
+			uniformChecked += r.uniformChecked
+			if !opts.Exact {
+				res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
+			}
+			for _, v := range []*Violation{r.violation, o.cmp} {
+				if v == nil {
+					continue
+				}
+				if better(v, res.Violation) {
+					res.Violation = v
+				}
+				if !slices.Contains(res.Violated, v.Property) {
+					res.Violated = append(res.Violated, v.Property)
+					slices.Sort(res.Violated)
+				}
+			}
+			if remaining -= r.states; remaining < 0 && r.stopped == nil {
+				r.stopped = errStateLimit
+			}
+			if r.stopped == nil {
+				r.stopped = o.err
+			}
+			if r.stopped != nil {
+				stopped = r.stopped
+				break
+			}
+			if res.Violation != nil && opts.Search == DFS {
+				stopped = errFound // DFS traces are not shortest: the first one will do
+				break
+			}
+			res.ConfigsDone++
+			if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {
+				r.costs.Index, r.costs.Config = o.k, o.cfg
+				opts.OnConfig(*r.costs)
+			}
+			if r.minMsg >= 0 {
+				if res.MinMessages < 0 || r.minMsg < res.MinMessages {
+					res.MinMessages = r.minMsg
+				}
+				res.MaxMessages = max(res.MaxMessages, r.maxMsg)
 			}
 		}
 	}
@@ -405,85 +381,4 @@ var errFound = errors.New("violation found")
 type budgetLine struct {
 	n int64
 	_ [56]byte
-}
-
-// pipelineAhead bounds how far the workers run ahead of the oldest
-// configuration not merged yet (a large one holds the merge back while
-// small ones finish). A variable: tests make it tiny.
-var pipelineAhead = 4096
-
-// pipeline searches the configurations of space on the searchers, each
-// taking the next configuration as soon as it is done with one, and merges
-// the results in enumeration order (merge), until merge says to stop or
-// every configuration is merged.
-func pipeline(space configs.Space, searchers []*searcher, budgets []budgetLine,
-	run func(x *searcher, budget *int64, o *outcome, seq int, budget0 int64), merge func(o *outcome) bool) {
-	var (
-		mu     sync.Mutex
-		cond   = sync.NewCond(&mu)
-		ring   = make([]outcome, pipelineAhead)
-		ready  = make([]bool, pipelineAhead)
-		taken  int  // configurations handed out
-		merged int  // configurations merged
-		end    bool // none left to hand out
-		halt   bool // the merge stopped
-	)
-	next, pull := iter.Pull2(space.Indexed())
-	defer pull()
-	var wg sync.WaitGroup
-	for w := range searchers {
-		wg.Add(1)
-		go func(x *searcher, budget *int64) {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				for !halt && !end && taken-merged >= pipelineAhead {
-					cond.Wait()
-				}
-				if halt || end {
-					mu.Unlock()
-					return
-				}
-				k, cfg, ok := next()
-				if !ok {
-					end = true
-					cond.Broadcast()
-					mu.Unlock()
-					return
-				}
-				seq := taken
-				taken++
-				mu.Unlock()
-				o := outcome{k: k, cfg: cfg}
-				run(x, budget, &o, seq, math.MaxInt64)
-				mu.Lock()
-				ring[seq%pipelineAhead], ready[seq%pipelineAhead] = o, true
-				cond.Broadcast()
-				mu.Unlock()
-			}
-		}(searchers[w], &budgets[w].n)
-	}
-	for {
-		mu.Lock()
-		for !ready[merged%pipelineAhead] && !(end && merged == taken) {
-			cond.Wait()
-		}
-		if !ready[merged%pipelineAhead] {
-			mu.Unlock()
-			break
-		}
-		o := ring[merged%pipelineAhead]
-		ring[merged%pipelineAhead], ready[merged%pipelineAhead] = outcome{}, false
-		merged++
-		cond.Broadcast()
-		mu.Unlock()
-		if merge(&o) {
-			break
-		}
-	}
-	mu.Lock()
-	halt = true
-	cond.Broadcast()
-	mu.Unlock()
-	wg.Wait()
 }

@@ -55,30 +55,3 @@ func TestParallelSearchAgrees(t *testing.T) {
 		}
 	}
 }
-
-// TestPipelineAgrees checks the pipeline of configurations (check.go):
-// with one, two and three workers, running at most two configurations
-// ahead of the merge (so that its ring wraps around many times), the
-// results are the single worker's in everything but the time; so are
-// those of the batches that a state limit calls for.
-func TestPipelineAgrees(t *testing.T) {
-	defer func(a int) { pipelineAhead = a }(pipelineAhead)
-	pipelineAhead = 2
-	for _, name := range []string{"dkr", "cr-flip", "peterson-norelay"} {
-		m, _ := protocols.Lookup(name)
-		space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 5), Channels: m.Info().Channels}
-		opts := DefaultOptions()
-		opts.Workers = 1
-		want := Check(context.Background(), m, space, opts)
-		for _, tc := range []struct {
-			workers   int
-			maxStates int64
-		}{{2, 0}, {3, 0}, {2, 1 << 40}} {
-			opts.Workers, opts.MaxStates = tc.workers, tc.maxStates
-			got := Check(context.Background(), m, space, opts)
-			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s, %d workers, state limit %d: results differ (-1 worker +more):\n%s", name, tc.workers, tc.maxStates, diff)
-			}
-		}
-	}
-}
