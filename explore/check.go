@@ -68,16 +68,18 @@ type Options struct {
 	// completely without a violation, in enumeration order.
 	OnConfig func(ConfigCosts)
 	// Memory bounds, in bytes, what the searches hold at once (shared
-	// among the workers; 0: no bound). A configuration whose breadth-first
-	// search would outgrow it is searched again breadth-first with its
-	// visited set, frontier and parents on disk (disk.go: Stern and Dill's
-	// delayed duplicate detection, as TLC's disk-backed sets), with the
-	// same counts, verdicts and traces, if its graph is layered; otherwise
-	// depth-first with a state cache of that size
+	// among the workers; 0: no bound): their data are kept to half of it,
+	// the other half being the collector's room (the CLI sets the Go
+	// memory limit to the whole). A configuration whose breadth-first
+	// search would outgrow its share is searched again breadth-first with
+	// its visited set, frontier and parents on disk (disk.go: Stern and
+	// Dill's delayed duplicate detection, as TLC's disk-backed sets), with
+	// the same counts, verdicts and traces, if its graph is layered;
+	// otherwise depth-first with a state cache of that size
 	// (github.com/dgraph-io/ristretto/v2): SPIN's and VeriSoft's
 	// state-space caching, where an evicted state is explored again and
-	// none is missed. Such configurations report visits, not distinct
-	// states, and traces that are not shortest.
+	// none is missed; the cached configurations report visits, not
+	// distinct states, and traces that are not shortest.
 	Memory int64
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. With fewer configurations than workers, the workers
