@@ -83,10 +83,10 @@ type Options struct {
 	Memory int64
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. With fewer configurations than workers, the workers
-	// share one configuration's breadth-first search instead (unreduced
-	// searches without costs or time), unless the search runs collapsed
-	// (collapse.go: breadth-first, without -exact, time or costs), which is
-	// faster on one core than the shared search on two. Results do not depend on it.
+	// share one configuration's breadth-first search instead, where it is
+	// unreduced: level by level on collapsed states (levels.go: on
+	// fingerprints, without time or costs), or on byte encodings
+	// (parallel.go: without time or costs). Results do not depend on it.
 	Workers int
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.
@@ -95,6 +95,9 @@ type Options struct {
 	// par and chunk, for tests: every configuration's breadth-first
 	// search expands with par workers, chunk states at a time.
 	par, chunk int
+	// levels, for tests: every configuration's collapsed search shares
+	// its levels among levels workers (levels.go), chunk states at a time.
+	levels int
 	// bytes, for tests: never search with collapsed states (collapse.go).
 	bytes bool
 	// diskBatch, for tests: the disk search (disk.go) flushes its batch
@@ -215,9 +218,9 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 			searchers[0].memLimit = max(1, opts.Memory/2)
 		}
 	}
-	if opts.par > 0 {
+	if opts.par > 0 || opts.levels > 0 {
 		for _, x := range searchers {
-			x.par = opts.par
+			x.par = max(opts.par, opts.levels)
 		}
 	}
 	var progressMu sync.Mutex

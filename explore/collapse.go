@@ -182,6 +182,15 @@ func (c *collapser) wakeTerm(w uint32) uint64 {
 	return e.term
 }
 
+// wakeTermFrozen is wakeTerm without filling the cache, for workers that
+// share the tables (levels.go).
+func (c *collapser) wakeTermFrozen(w uint32) uint64 {
+	if e := &c.wakes[w%uint32(len(c.wakes))]; e.set == w+1 {
+		return e.term
+	}
+	return c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+}
+
 func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	if id, ok := c.localIdx[string(b)]; ok {
 		return id
@@ -247,9 +256,16 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 // pushed is content with message msg added: appended to a FIFO channel,
 // put in its sorted place in a bag (before its equals, as applyInto does).
 func (c *collapser) pushed(content, msg uint32) uint32 {
+	v, _ := c.pushedIf(content, msg, false)
+	return v
+}
+
+// pushedIf is pushed; if frozen, it only looks the content up, and reports
+// whether it is there (workers sharing the tables add nothing: levels.go).
+func (c *collapser) pushedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	key := uint64(content)<<32 | uint64(msg)
-	if v, ok := c.push.get(key); ok {
-		return v
+	if v, ok := c.push.get(key); ok || frozen {
+		return v, ok
 	}
 	seq := c.chanSeq[content]
 	i := len(seq)
@@ -259,25 +275,31 @@ func (c *collapser) pushed(content, msg uint32) uint32 {
 	v := c.internChan(slices.Insert(seq[:len(seq):len(seq)], i, msg))
 	c.push.put(key, v)
 	c.size += 16
-	return v
+	return v, true
 }
 
 // removed is content with one copy of message msg taken out: the head of a
 // FIFO channel, any copy in a bag.
 func (c *collapser) removed(content, msg uint32) uint32 {
+	v, _ := c.removedIf(content, msg, false)
+	return v
+}
+
+// removedIf is removed as pushedIf is pushed.
+func (c *collapser) removedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	if !c.bag {
-		return c.chanPop[content]
+		return c.chanPop[content], true
 	}
 	key := uint64(content)<<32 | uint64(msg)
-	if v, ok := c.remove.get(key); ok {
-		return v
+	if v, ok := c.remove.get(key); ok || frozen {
+		return v, ok
 	}
 	seq := c.chanSeq[content]
 	j := slices.Index(seq, msg)
 	v := c.internChan(slices.Delete(slices.Clone(seq), j, j+1))
 	c.remove.put(key, v)
 	c.size += 16
-	return v
+	return v, true
 }
 
 // step returns process a.Proc's step a from local state local, looked up
@@ -444,6 +466,11 @@ type collapsedStore struct {
 	wakeTerm uint64  // and its wake-up term
 	rec      []byte
 	kbuf     []byte // a successor's exact key (ample's)
+	// loaded is the state whose vector, sum and actions are in v, sum,
+	// wakeTerm and acts for keep; parent the state whose successors are
+	// taken (levels.go sets it; the sequential search takes the state it
+	// just expanded).
+	loaded, parent int32
 	// keys: expand writes every candidate's vector (out.keys), as for
 	// Options.Exact: the disk search stores successors before knowing
 	// which are new (disk.go).
@@ -456,14 +483,20 @@ type collapsedStore struct {
 // numbers stand for their contents one to one, so equal vectors are
 // equal states.
 func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st *czStep) []byte {
-	n := cs.c.n
-	w := append(cs.w[:0], v...)
-	w[0], w[1+p] = nw, st.next
-	for _, ch := range cs.chgBuf[:cs.nchg] {
-		w[1+n+ch.edge] = ch.to
+	return appendSuccessor(dst, &cs.w, cs.c.n, v, p, nw, st.next, cs.chgBuf[:cs.nchg])
+}
+
+// appendSuccessor appends the vector of the successor of v in which
+// process p (of n) went to local state next, the wake-up set to nw and the
+// channels as chg says, building it in *w.
+func appendSuccessor(dst []byte, w *[]uint32, n int, v []uint32, p int, nw, next uint32, chg []czChange) []byte {
+	u := append((*w)[:0], v...)
+	u[0], u[1+p] = nw, next
+	for _, ch := range chg {
+		u[1+n+ch.edge] = ch.to
 	}
-	cs.w = w
-	return appendVec(dst, w)
+	*w = u
+	return appendVec(dst, u)
 }
 
 // key is the exact key of the state encoded as enc (lookup).
@@ -510,7 +543,7 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	for range k {
 		v = append(v, 0)
 	}
-	cs.v, cs.w = v, append(cs.w[:0], v...)
+	cs.v, cs.w, cs.loaded = v, append(cs.w[:0], v...), -1
 	sum := c.sum(v)
 	cs.enc = appendVec(binary.LittleEndian.AppendUint64(cs.enc[:0], sum), v)
 	return cs.enc, sum, init
@@ -522,8 +555,9 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 // vector. Then it touches where each fingerprint goes in the visited set:
 // the cache misses overlap instead of coming one at a time as takeState
 // inserts them.
-func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
+func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	x, c := cs.x, &cs.c
+	cs.loaded = i
 	if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
 		out.stop = errTooManyLocals
 		return
@@ -581,7 +615,7 @@ func (cs *collapsedStore) expand(_, d int32, rec []byte, out *expansion) {
 		wakes, pops := effect(ac.kind, p, e)
 		_, after := afterEffect(0, inFlight, wakes, pops, int(st.sendEnd-st.send))
 		// Like its parent (checkNew): the same decisions, not terminal.
-		cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k,
+		cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k, p: uint8(p), e: int16(e),
 			same: st.same && !terminal(spec.Set(nw), after)})
 	}
 	out.cands = cands
@@ -617,8 +651,10 @@ func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, st *czSt
 func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	n := cs.c.n
 	cd := &out.cands[c]
-	ac := &cs.acts[cd.k]
-	p, e, msg := int(ac.p), int(ac.e), uint32(cd.aux)
+	if out.res != nil && cs.loaded != cs.parent {
+		cs.load(cs.parent) // expanded elsewhere (levels.go)
+	}
+	p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
 	st := &cs.c.steps[cd.aux>>32]
 	_, nw := cs.next(cs.v, cs.sum, cs.wakeTerm, p, e, msg, st)
 	w := append(cs.w[:0], cs.v...)
@@ -633,6 +669,20 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	win.added()
 	cs.rec = ch.buf[start:]
 	return cs.rec
+}
+
+// load puts state i's vector, sum and wake-up term where expand leaves
+// them for keep.
+func (cs *collapsedStore) load(i int32) {
+	c := &cs.c
+	rec := cs.x.kept.get(i)
+	cs.sum = binary.LittleEndian.Uint64(rec)
+	readVec(rec[8:], cs.v)
+	cs.wakeTerm = 0
+	if cs.v[0] != 0 {
+		cs.wakeTerm = c.wakeTerm(cs.v[0])
+	}
+	cs.loaded = i
 }
 
 func (cs *collapsedStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
@@ -834,11 +884,7 @@ func (cs *collapsedStore) stepOf(p, e int, msg, old uint32) (*czStep, *StepError
 // stays valid while later steps are added.
 func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
 	c, sy := &cs.c, cs.x.sy
-	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
-	if e >= 0 {
-		code = 1 + (uint64(msg)<<8 | uint64(cs.inPort[e]))
-	}
-	idx, ok := c.stepIdx.get(uint64(old)<<40 | code)
+	idx, ok := c.stepIdx.get(cs.stepKey(e, msg, old))
 	if !ok {
 		if _, err := c.step(sy, old, cs.action(p, e, msg), msg); err != nil {
 			return 0, err
@@ -855,6 +901,16 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 	return idx, nil
 }
 
+// stepKey is the step table's key of the step from local state old on the
+// wake-up (e < 0) or the delivery of message msg from channel e.
+func (cs *collapsedStore) stepKey(e int, msg, old uint32) uint64 {
+	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
+	if e >= 0 {
+		code = 1 + (uint64(msg)<<8 | uint64(cs.inPort[e]))
+	}
+	return uint64(old)<<40 | code
+}
+
 // next returns the fingerprint sum and the wake-up set of the successor
 // of vector v (whose sum and wake-up term are given) by process p's step
 // st, a wake-up (e < 0) or a delivery from channel e; the channels it
@@ -862,12 +918,20 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 // that no slice header is stored per call: the write barrier would be
 // paid while the collector runs).
 func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
-	c := &cs.c
+	fp, nw, nchg, _ := cs.c.next(cs.chgBuf[:0], cs.outEdge[p], false, v, sum, wakeTerm, p, e, msg, st)
+	cs.nchg = nchg
+	return fp, nw
+}
+
+// next is collapsedStore.next for any caller: the changed channels go to
+// chg[:nchg] (within its capacity), outs is process p's outgoing channels
+// by port. If frozen, the tables are only read (levels.go), and ok is
+// false if they lack a channel content the successor needs.
+func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (fp uint64, nw uint32, nchg int, ok bool) {
 	n, k := c.n, c.k
 	old := v[1+p]
-	fp := sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
-	nw := v[0]
-	chg := cs.chgBuf[:0]
+	fp = sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
+	nw = v[0]
 	kind := spec.Deliver // a collapsed action with no channel is a wake-up
 	if e < 0 {
 		kind = spec.Wake
@@ -875,13 +939,19 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 	wakes, pops := effect(kind, p, e)
 	if wakes >= 0 {
 		nw &^= 1 << uint(wakes)
-		fp += c.wakeTerm(nw) - wakeTerm
+		if frozen {
+			fp += c.wakeTermFrozen(nw) - wakeTerm
+		} else {
+			fp += c.wakeTerm(nw) - wakeTerm
+		}
 	}
+	ok = true
 	if pops >= 0 {
 		cont := v[1+n+pops]
-		chg = append(chg, czChange{pops, cont, c.removed(cont, msg)})
+		to, found := c.removedIf(cont, msg, frozen)
+		ok = ok && found
+		chg = append(chg, czChange{pops, cont, to})
 	}
-	outs := cs.outEdge[p]
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		o := outs[s.port]
 		j := 0
@@ -891,13 +961,14 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 		if j == len(chg) {
 			chg = append(chg, czChange{o, v[1+n+o], v[1+n+o]})
 		}
-		chg[j].to = c.pushed(chg[j].to, s.msg)
+		to, found := c.pushedIf(chg[j].to, s.msg, frozen)
+		ok = ok && found
+		chg[j].to = to
 	}
 	for _, ch := range chg {
 		fp += c.chanTerm[int(ch.to)*k+ch.edge] - c.chanTerm[int(ch.old)*k+ch.edge]
 	}
-	cs.nchg = len(chg)
-	return fp, nw
+	return fp, nw, len(chg), ok
 }
 
 // ample is ampleSet for a collapsed state v (its fingerprint sum and

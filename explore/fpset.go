@@ -1,6 +1,9 @@
 package explore
 
-import "runtime"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // fpSet is the visited set of fingerprint mode: open addressing with
 // linear probing over flat arrays, so an insertion allocates nothing (a Go
@@ -11,8 +14,11 @@ import "runtime"
 // table and the new one at once, and the load stays between the extremes
 // a single table swings between.
 type fpSet struct {
-	segs    [fpSegs]fpSeg
-	garbage int64 // bytes of outgrown segments since the last collection
+	segs [fpSegs]fpSeg
+	// garbage is the bytes of outgrown segments since the last
+	// collection; atomic, as workers grow segments of their own at once
+	// (levels.go).
+	garbage atomic.Int64
 }
 
 const (
@@ -93,6 +99,18 @@ func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
 	return v, false
 }
 
+// update sets the index stored for fp, which is in the set.
+func (f *fpSet) update(fp uint64, v int32) {
+	e, _ := f.seg(key(fp)).slot(key(fp))
+	e[2] = uint32(v)
+}
+
+// fpOwner is which of p workers inserts fp when they share the insertions
+// (levels.go): a run of whole segments each, so that they never write the
+// same segment, nor (but at the ends of the runs) neighbouring segments'
+// headers, which share cache lines.
+func fpOwner(fp uint64, p int) int { return int(key(fp)>>(64-fpSegBits)) * p >> fpSegBits }
+
 // get returns the index stored for fp, if any.
 func (f *fpSet) get(fp uint64) (int32, bool) {
 	fp = key(fp)
@@ -114,10 +132,10 @@ func (f *fpSet) grow(s *fpSeg) {
 			s.n++
 		}
 	}
-	if f.garbage += int64(len(old)) * 12; f.garbage > 4<<20 {
+	if f.garbage.Add(int64(len(old))*12) > 4<<20 {
 		// Outgrown segments add up: reclaim them now rather than at the
 		// collector's next turn, which GOGC may put far off.
-		f.garbage = 0
+		f.garbage.Store(0)
 		runtime.GC()
 	}
 }

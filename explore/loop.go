@@ -60,6 +60,9 @@ type expansion struct {
 	// stop, if set, ends the search (a store's own limit).
 	stop  error
 	ready chan struct{}
+	// res, if set, is what workers found of the candidates in the
+	// visited set (levels.go).
+	res *levelRes
 }
 
 // candidate is one successor.
@@ -70,6 +73,10 @@ type candidate struct {
 	aux  uint64
 	k    int32 // the action's number in the state's enabled list
 	same bool  // it has its parent's decisions and is not terminal
+	// p and e are the action's process and channel (-1: a wake-up), for
+	// the collapsed store's keep; they fill the candidate's padding.
+	p uint8
+	e int16
 }
 
 // span is the part of buf a candidate's aux names (byteStore).
@@ -143,11 +150,19 @@ func (x *searcher) explore(r *configResult) bool {
 		r.violation = v
 		return true
 	}
-	if x.plan.parallel {
+	switch {
+	case x.plan.parallel && x.plan.collapsed && x.noEdges:
+		switch x.runLevels(r) {
+		case stopped:
+			return true
+		case unlayered:
+			return false
+		}
+	case x.plan.parallel && !x.plan.collapsed:
 		if x.runParallel(r) {
 			return true
 		}
-	} else {
+	default:
 		x.stack = append(x.stack[:0], 0)
 		out := &x.exp
 		for next := int32(0); ; {
@@ -222,9 +237,12 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		r.transitions++
 		var j int32
 		var seen bool
-		if fps { // the usual set, called directly: this is the hot path
+		switch {
+		case out.res != nil: // looked up by the workers (levels.go)
+			j, seen = out.res.next(cd.fp, x.states())
+		case fps: // the usual set, called directly: this is the hot path
 			j, seen = x.fps.set.put(cd.fp, x.states())
-		} else {
+		default:
 			j, seen = x.seen.put(out.key(ci), cd.fp, x.states())
 		}
 		if !noEdges {

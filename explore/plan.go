@@ -22,8 +22,11 @@ func (x *searcher) planFor(sy *System) plan {
 	bfs := x.opts.Search == BFS
 	if x.collapsible(sy) {
 		// The fastest on one core, and so faster than two workers sharing
-		// the byte store; layered graphs (most) need no edges.
-		return plan{collapsed: true}
+		// the byte store; layered graphs (most) need no edges. Workers
+		// share the levels (levels.go) of an unreduced search on
+		// fingerprints: the reduction's proviso and the exact set's
+		// numbering read the visited set in the sequential order.
+		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact}
 	}
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads

@@ -86,6 +86,7 @@ type searcher struct {
 	par   int
 	exps  []*expander
 	ring  []*expansion
+	lv    levels  // runLevels' (levels.go)
 	kview []chunk // the chunks of the level the workers expand
 	u     uniformScratch
 	tcur  State // a new state's local states, for its checks
@@ -395,7 +396,12 @@ func (x *searcher) stop(r *configResult, depth int) bool {
 
 // lookup finds a state by its encoding without adding it.
 func (x *searcher) lookup(enc []byte) (int32, bool) {
-	return x.seen.get(x.st.key(enc), x.st.print(enc))
+	fp := x.st.print(enc)
+	j, ok := x.seen.get(x.st.key(enc), fp)
+	if ok && j < 0 { // numbered in a segment not done with (levels.go)
+		return x.lv.res.numbered(fp, j)
+	}
+	return j, ok
 }
 
 // system builds the transition system of cfg as the options ask.

@@ -1,0 +1,446 @@
+package explore
+
+import (
+	"encoding/binary"
+	"math"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/elcheck/elcheck/spec"
+)
+
+// Both cores on one collapsed configuration (the default engine), for a
+// breadth-first search on fingerprints, unreduced, while its graph is
+// layered. A level is searched in segments of consecutive states, each in
+// five phases, the workers running between phases only, so that nothing
+// is written while another goroutine reads it:
+//
+//  1. expand (parallel): workers expand chunks of the segment's states
+//     against the collapser's tables as they are, writing each
+//     successor's fingerprint and step, and the fingerprints again in one
+//     list per worker of phase 3. A chunk that needs a step, or a channel
+//     content, the tables lack is left to phase 2.
+//  2. in order (the searcher): a chunk left over is expanded as the
+//     sequential search expands (running the protocol and growing the
+//     tables); every other chunk has its steps' uses counted and the
+//     purity check run where due. The protocol is so called in the
+//     sequential search's order, and a failing step cuts the segment where
+//     the sequential search would stop.
+//  3. look up (parallel): each worker inserts into the visited set the
+//     fingerprints of its own segments of the table (fpOwner), in
+//     candidate order. A fingerprint not there gets a provisional index
+//     (its rank among the worker's new ones), which its later duplicates
+//     in the segment find: the first occurrence is the new state, as in
+//     the sequential search, whichever worker holds it.
+//  4. take (the searcher): takeState takes the candidates in order, with
+//     the answers of phase 3: it numbers the new states, writes their
+//     records, spends the budget and checks them, exactly as the
+//     sequential search does.
+//  5. number (parallel): each worker replaces the provisional indices in
+//     its segments of the table by the states' numbers.
+//
+// So counts, verdicts and traces are the sequential search's for any
+// number of workers, and only the searcher grows the tables. (A protocol
+// whose steps read hidden state, such as a count of all calls, is caught
+// either way, perhaps at another step: the uniformity check calls steps
+// at other times in the two searches.) Each worker keeps writing to its
+// own buffers, which stay in its core's cache.
+
+const (
+	// levelChunk is the number of states a worker expands at a time, and
+	// levelSegment the number of chunks in a segment (tests use smaller
+	// chunks: Options.chunk).
+	levelChunk   = 256
+	levelSegment = 64
+)
+
+// levelCounts counts segments, and chunks expanded by the workers and left
+// over to the searcher, for the tests to see both paths taken.
+var levelCounts struct{ segments, expanded, leftOver atomic.Int64 }
+
+// levelChunkOut is one chunk's expansion, with its fingerprints by worker
+// of phase 3, alone on its cache lines.
+type levelChunkOut struct {
+	out expansion
+	fpo [][]uint64
+	_   [64]byte
+}
+
+// split fills fpo from the candidates, for a chunk phase 2 expanded.
+func (lc *levelChunkOut) split(p int) {
+	for o := range lc.fpo {
+		lc.fpo[o] = lc.fpo[o][:0]
+	}
+	for _, cd := range lc.out.cands {
+		o := fpOwner(cd.fp, p)
+		lc.fpo[o] = append(lc.fpo[o], cd.fp)
+	}
+}
+
+// levelRes is what phase 3 found, a stream of answers per worker in
+// candidate order, with phase 4's place in each and the numbers it gave
+// the new states, by worker and rank.
+type levelRes struct {
+	p     int
+	res   [][]int32
+	cur   []int
+	fresh [][]uint64 // the new fingerprints, by worker and rank
+	num   [][]int32
+}
+
+// next returns the index of the candidate whose fingerprint is fp, the
+// next in candidate order, and whether it was found before; if not, the
+// caller numbers it j.
+func (lr *levelRes) next(fp uint64, j int32) (int32, bool) {
+	o := fpOwner(fp, lr.p)
+	v := lr.res[o][lr.cur[o]]
+	lr.cur[o]++
+	if v >= 0 {
+		return v, true
+	}
+	if r := int(-v - 1); r < len(lr.num[o]) {
+		return lr.num[o][r], true // a duplicate of a state new in this segment
+	}
+	lr.num[o] = append(lr.num[o], j)
+	return j, false
+}
+
+// numbered returns the number of the state whose fingerprint fp has the
+// provisional index v in the set (phase 4 stopped before phase 5).
+func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
+	if lr.p == 0 {
+		return 0, false
+	}
+	o := fpOwner(fp, lr.p)
+	if r := int(-v - 1); r < len(lr.num[o]) {
+		return lr.num[o][r], true
+	}
+	return 0, false
+}
+
+// czWorker is a worker's own scratch for expanding collapsed states
+// against tables it only reads, and its own chunks' storage.
+type czWorker struct {
+	v    []uint32
+	acts []slot
+	chg  []czChange
+	pool []*levelChunkOut
+	used int
+	_    [64]byte // apart from the next worker's cache lines
+}
+
+// levels is the storage of runLevels, kept across configurations.
+type levels struct {
+	outs     []*levelChunkOut // per chunk of the segment
+	deferred []bool           // per chunk: left to phase 2
+	wks      []czWorker
+	res      levelRes
+	crew     crew
+}
+
+// runLevels runs breadth-first search from the initial state, already
+// added and checked, with x.par workers sharing each level.
+func (x *searcher) runLevels(r *configResult) taken {
+	cs, lv, par := &x.cz, &x.lv, x.par
+	size := int32(levelChunk)
+	if x.opts.chunk > 0 {
+		size = int32(x.opts.chunk)
+	}
+	lv.outs = make([]*levelChunkOut, levelSegment)
+	lv.deferred = make([]bool, levelSegment)
+	if len(lv.wks) != par {
+		lv.wks = make([]czWorker, par)
+	}
+	for w := range lv.wks {
+		lv.wks[w].chg = make([]czChange, 0, cs.c.k+1)
+	}
+	lr := &lv.res
+	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
+	defer func() { lr.p = 0 }()
+	lv.crew.start(par - 1)
+	defer lv.crew.stop()
+	for lo := int32(0); lo < x.states(); {
+		hi := x.states()
+		d := x.depthOf(lo)
+		for seg := lo; seg < hi; {
+			if x.stop(r, max(r.maxDepth, int(d))) {
+				return stopped
+			}
+			if x.memLimit > 0 && x.memBytes() > x.memLimit {
+				r.stopped = errMemory
+				return stopped
+			}
+			x.kept.expanding(seg)
+			chunks := min(levelSegment, int((hi-seg+size-1)/size))
+			end := min(seg+int32(chunks)*size, hi)
+			first := func(c int) int32 { return seg + int32(c)*size }
+			last := func(c int) int32 { return min(first(c)+size, end) }
+			// 1. Expand.
+			var cursor atomic.Int32
+			for w := range lv.wks {
+				lv.wks[w].used = 0
+			}
+			lv.crew.run(min(par, chunks), func(w int) {
+				wk := &lv.wks[w]
+				for {
+					c := int(cursor.Add(1)) - 1
+					if c >= chunks {
+						return
+					}
+					lc := wk.chunk(par)
+					lc.out.reset()
+					lc.out.res = nil
+					lv.outs[c] = lc
+					lv.deferred[c] = !cs.expandFrozen(wk, first(c), last(c), lc, par)
+				}
+			})
+			// 2. In order.
+			levelCounts.segments.Add(1)
+			outs := lv.outs[:chunks]
+			for c, lc := range outs {
+				out := &lc.out
+				if lv.deferred[c] {
+					levelCounts.leftOver.Add(1)
+					out.reset()
+					for i := first(c); i < last(c) && out.err == nil && out.stop == nil; i++ {
+						cs.expand(i, d, x.kept.get(i), out)
+					}
+					lc.split(par)
+				} else {
+					levelCounts.expanded.Add(1)
+					if cs.countUses(first(c), out) {
+						lc.split(par)
+					}
+				}
+				if out.err != nil || out.stop != nil {
+					outs = outs[:c+1]
+					break
+				}
+			}
+			// 3. Look up.
+			lv.crew.run(par, func(o int) {
+				f := &x.fps.set
+				res, fresh := lr.res[o][:0], lr.fresh[o][:0]
+				sink := uint64(0)
+				for _, lc := range outs {
+					fps := lc.fpo[o]
+					for len(fps) > 0 {
+						// A few at a time, their lines fetched first:
+						// the misses overlap (a load far ahead would
+						// stall the loop as much as the put's own).
+						batch := fps[:min(len(fps), 16)]
+						fps = fps[len(batch):]
+						for _, fp := range batch {
+							sink += f.peek(fp)
+						}
+						for _, fp := range batch {
+							j, seen := f.put(fp, int32(-len(fresh)-1))
+							if !seen {
+								fresh = append(fresh, fp)
+							}
+							res = append(res, j)
+						}
+					}
+				}
+				lr.res[o], lr.fresh[o], lr.cur[o], lr.num[o] = res, fresh, 0, lr.num[o][:0]
+				if sink == 1 {
+					runtime.KeepAlive(sink)
+				}
+			})
+			// 4. Take.
+			for c, lc := range outs {
+				out := &lc.out
+				out.res = lr
+				stop := out.stop
+				out.stop = nil // takeState would stop before the states ahead of it
+				k := 0
+				for s := range out.ncand {
+					i := first(c) + int32(s)
+					cs.parent = i
+					if t := x.takeState(i, d, s, out, &k, r); t != goOn {
+						return t
+					}
+				}
+				out.res = nil
+				if stop != nil {
+					r.stopped = stop
+					return stopped
+				}
+			}
+			// 5. Number.
+			lv.crew.run(par, func(o int) {
+				f := &x.fps.set
+				for t, fp := range lr.fresh[o] {
+					f.update(fp, lr.num[o][t])
+				}
+			})
+			seg = end
+		}
+		lo = hi
+	}
+	return goOn
+}
+
+// chunk returns the worker's next chunk storage.
+func (wk *czWorker) chunk(p int) *levelChunkOut {
+	if wk.used == len(wk.pool) {
+		wk.pool = append(wk.pool, &levelChunkOut{fpo: make([][]uint64, p)})
+	}
+	wk.used++
+	return wk.pool[wk.used-1]
+}
+
+// expandFrozen appends the successors of states first to end to lc, as
+// expand does but from the tables as they are, without counting the
+// steps' uses: it returns false, leaving lc partly written, at the first
+// step or channel content the tables lack or the first step that sends
+// on a port its process does not have. It only reads what it shares, so
+// workers run it at once (runLevels).
+func (cs *collapsedStore) expandFrozen(wk *czWorker, first, end int32, lc *levelChunkOut, p int) bool {
+	c, sy := &cs.c, cs.x.sy
+	n, k := c.n, c.k
+	if cap(wk.v) < 1+n+k {
+		wk.v = make([]uint32, 1+n+k)
+	}
+	v := wk.v[:1+n+k]
+	out := &lc.out
+	for o := range lc.fpo {
+		lc.fpo[o] = lc.fpo[o][:0]
+	}
+	// In local variables, stored back at the end (expand says why).
+	cands, ncand, acts := out.cands, out.ncand, wk.acts
+	vw := vecView{c, v}
+	for i := first; i < end; i++ {
+		rec := cs.x.kept.get(i)
+		sum := binary.LittleEndian.Uint64(rec)
+		readVec(rec[8:], v)
+		wakeTerm := uint64(0)
+		if v[0] != 0 {
+			wakeTerm = c.wakeTermFrozen(v[0])
+		}
+		inFlight := 0
+		for e := range k {
+			inFlight += int(c.chanLen[v[1+n+e]])
+		}
+		acts = sy.enabled(spec.Set(v[0]), v[1+n:], &vw, acts[:0])
+		for ai := range acts {
+			ac := &acts[ai]
+			p, e, msg := int(ac.p), int(ac.e), cs.msgOf(v, *ac)
+			idx, ok := c.stepIdx.get(cs.stepKey(e, msg, v[1+p]))
+			if !ok {
+				return false
+			}
+			st := &c.steps[idx]
+			if int(st.maxPort) >= len(cs.outEdge[p]) {
+				return false
+			}
+			fp, nw, _, ok := c.next(wk.chg[:0], cs.outEdge[p], true, v, sum, wakeTerm, p, e, msg, st)
+			if !ok {
+				return false
+			}
+			wakes, pops := effect(ac.kind, p, e)
+			_, after := afterEffect(0, inFlight, wakes, pops, int(st.sendEnd-st.send))
+			cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k, p: uint8(p), e: int16(e),
+				same: st.same && !terminal(spec.Set(nw), after)})
+		}
+		ncand = append(ncand, int32(len(acts)))
+	}
+	out.cands, out.ncand, wk.acts = cands, ncand, acts
+	for _, cd := range cands {
+		o := fpOwner(cd.fp, p)
+		lc.fpo[o] = append(lc.fpo[o], cd.fp)
+	}
+	return true
+}
+
+// countUses counts the uses of the steps of the candidates in out, the
+// successors of states first, first+1, ... that expandFrozen wrote, and
+// runs the purity check where purityDue says, as expand does; a failing
+// check cuts out there, as expand stops, and countUses reports it.
+func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
+	c, every := &cs.c, cs.x.opts.PurityEvery
+	base := 0
+	for s, nc := range out.ncand {
+		for a := range int(nc) {
+			cd := &out.cands[base+a]
+			st := &c.steps[cd.aux>>32]
+			if st.uses < math.MaxUint32 {
+				st.uses++
+			}
+			runs := purityDue(st.uses, every)
+			if runs == 0 {
+				continue
+			}
+			cs.load(first + int32(s))
+			p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
+			if err := cs.checkPurity(cs.v, p, e, msg, st, runs); err != nil {
+				out.cands, out.ncand = out.cands[:base+a], out.ncand[:s]
+				out.fail(a, err, cs.action(p, e, msg))
+				return true
+			}
+		}
+		base += int(nc)
+	}
+	return false
+}
+
+// crew is n goroutines that run a job with the searcher between a
+// segment's phases. They wait for the next one spinning a little first:
+// phases are a fraction of a millisecond apart, and waking a parked
+// thread takes tens of microseconds.
+type crew struct {
+	jobs []chan func(w int)
+	done atomic.Int32
+}
+
+// start starts the crew's n goroutines.
+func (cr *crew) start(n int) {
+	cr.jobs = make([]chan func(w int), n)
+	for w := range n {
+		ch := make(chan func(w int), 1)
+		cr.jobs[w] = ch
+		go func() {
+			for {
+				var job func(int)
+				for spin := 0; job == nil; spin++ {
+					if spin < 2000 {
+						select {
+						case job = <-ch:
+						default:
+							runtime.Gosched()
+							continue
+						}
+					} else {
+						job = <-ch
+					}
+					if job == nil { // closed
+						return
+					}
+				}
+				job(w)
+				cr.done.Add(1)
+			}
+		}()
+	}
+}
+
+// run runs f(0), ..., f(k-1) at once, f(k-1) on the calling goroutine, and
+// returns when all have.
+func (cr *crew) run(k int, f func(w int)) {
+	cr.done.Store(0)
+	for w := range k - 1 {
+		cr.jobs[w] <- f
+	}
+	f(k - 1)
+	for cr.done.Load() != int32(k-1) {
+		runtime.Gosched()
+	}
+}
+
+// stop ends the crew's goroutines.
+func (cr *crew) stop() {
+	for _, ch := range cr.jobs {
+		close(ch)
+	}
+	cr.jobs = nil
+}
