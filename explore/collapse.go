@@ -253,15 +253,11 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 	return id
 }
 
-// pushed is content with message msg added: appended to a FIFO channel,
+// pushedIf is content with message msg added: appended to a FIFO channel,
 // put in its sorted place in a bag (before its equals, as applyInto does).
-func (c *collapser) pushed(content, msg uint32) uint32 {
-	v, _ := c.pushedIf(content, msg, false)
-	return v
-}
-
-// pushedIf is pushed; if frozen, it only looks the content up, and reports
-// whether it is there (workers sharing the tables add nothing: levels.go).
+//
+// If frozen, it only looks the content up, and reports whether it is there
+// (workers sharing the tables add nothing: levels.go).
 func (c *collapser) pushedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	key := uint64(content)<<32 | uint64(msg)
 	if v, ok := c.push.get(key); ok || frozen {
@@ -278,14 +274,9 @@ func (c *collapser) pushedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	return v, true
 }
 
-// removed is content with one copy of message msg taken out: the head of a
+// removedIf is content with one copy of message msg taken out: the head of a
 // FIFO channel, any copy in a bag.
-func (c *collapser) removed(content, msg uint32) uint32 {
-	v, _ := c.removedIf(content, msg, false)
-	return v
-}
-
-// removedIf is removed as pushedIf is pushed.
+// If frozen, it only looks it up, as pushedIf.
 func (c *collapser) removedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	if !c.bag {
 		return c.chanPop[content], true
