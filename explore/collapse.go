@@ -148,6 +148,16 @@ type collapser struct {
 	sends   []czSend
 	keyBuf  []byte
 	size    int64 // what the tables hold, about
+	// guard, if set, is called before the tables change: the searcher
+	// waits there for workers that read them (levels.go).
+	guard func()
+}
+
+// changes calls the guard, before the tables change.
+func (c *collapser) changes() {
+	if c.guard != nil {
+		c.guard()
+	}
 }
 
 // prepare readies c for states of n processes and k channels, unordered
@@ -176,10 +186,14 @@ func (c *collapser) term(pos int, h uint64) uint64 { return mix(h ^ c.salt[pos])
 // wake-ups pending are many, their sets few.
 func (c *collapser) wakeTerm(w uint32) uint64 {
 	e := &c.wakes[w%uint32(len(c.wakes))]
-	if e.set != w+1 {
-		e.set, e.term = w+1, c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+	if e.set == w+1 {
+		return e.term
 	}
-	return e.term
+	t := c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+	if c.guard == nil { // else workers read the cache (levels.go)
+		e.set, e.term = w+1, t
+	}
+	return t
 }
 
 // wakeTermFrozen is wakeTerm without filling the cache, for workers that
@@ -195,6 +209,7 @@ func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	if id, ok := c.localIdx[string(b)]; ok {
 		return id
 	}
+	c.changes()
 	id := uint32(len(c.localB))
 	b = append([]byte(nil), b...)
 	c.localIdx[string(b)] = id
@@ -213,6 +228,7 @@ func (c *collapser) internMsg(m spec.Message) uint32 {
 	if id, ok := c.msgIdx[m]; ok {
 		return id
 	}
+	c.changes()
 	id := uint32(len(c.msgs))
 	c.msgIdx[m] = id
 	c.msgs = append(c.msgs, m)
@@ -230,6 +246,7 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 	if id, ok := c.chanIdx[string(c.keyBuf)]; ok {
 		return id
 	}
+	c.changes()
 	id := uint32(len(c.chanSeq))
 	seq = append([]uint32(nil), seq...)
 	c.chanIdx[string(c.keyBuf)] = id
@@ -263,6 +280,7 @@ func (c *collapser) pushedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	if v, ok := c.push.get(key); ok || frozen {
 		return v, ok
 	}
+	c.changes()
 	seq := c.chanSeq[content]
 	i := len(seq)
 	if c.bag {
@@ -285,6 +303,7 @@ func (c *collapser) removedIf(content, msg uint32, frozen bool) (uint32, bool) {
 	if v, ok := c.remove.get(key); ok || frozen {
 		return v, ok
 	}
+	c.changes()
 	seq := c.chanSeq[content]
 	j := slices.Index(seq, msg)
 	v := c.internChan(slices.Delete(slices.Clone(seq), j, j+1))
@@ -305,6 +324,7 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	if v, ok := c.stepIdx.get(key); ok {
 		return &c.steps[v], nil
 	}
+	c.changes()
 	next, sends, err := sy.run(nil, c.localB[local], a)
 	if err != nil {
 		return nil, err
@@ -848,6 +868,17 @@ func (cs *collapsedStore) msgOf(v []uint32, a slot) uint32 {
 	return c.chanHead[v[1+c.n+int(a.e)]]
 }
 
+// msgOf is collapsedStore.msgOf.
+func (c *collapser) msgOf(v []uint32, a slot) uint32 {
+	switch {
+	case a.e < 0:
+		return 0
+	case c.bag:
+		return c.chanSeq[v[1+c.n+int(a.e)]][a.j]
+	}
+	return c.chanHead[v[1+c.n+int(a.e)]]
+}
+
 // vecView is a collapsed state's bagView.
 type vecView struct {
 	c *collapser
@@ -895,9 +926,14 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 // stepKey is the step table's key of the step from local state old on the
 // wake-up (e < 0) or the delivery of message msg from channel e.
 func (cs *collapsedStore) stepKey(e int, msg, old uint32) uint64 {
+	return stepKey(cs.inPort, e, msg, old)
+}
+
+// stepKey is collapsedStore.stepKey given the ports channels arrive at.
+func stepKey(inPort []spec.Port, e int, msg, old uint32) uint64 {
 	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 	if e >= 0 {
-		code = 1 + (uint64(msg)<<8 | uint64(cs.inPort[e]))
+		code = 1 + (uint64(msg)<<8 | uint64(inPort[e]))
 	}
 	return uint64(old)<<40 | code
 }

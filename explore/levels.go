@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/elcheck/elcheck/spec"
@@ -119,24 +120,50 @@ func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
 }
 
 // czWorker is a worker's own scratch for expanding collapsed states
-// against tables it only reads, and its own chunks' storage.
+// against tables it only reads, and its own chunks' storage. What it reads
+// of the searcher's is copied in (the tables' headers, the view of the
+// level), so that it never reads a cache line the searcher writes.
 type czWorker struct {
-	v    []uint32
-	acts []slot
-	chg  []czChange
-	pool []*levelChunkOut
-	used int
-	_    [64]byte // apart from the next worker's cache lines
+	c       collapser
+	sy      *System
+	inPort  []spec.Port
+	outEdge [][]int
+	kview   []chunk
+	v       []uint32
+	acts    []slot
+	chg     []czChange
+	pool    [2][]*levelChunkOut // by segment parity
+	used    [2]int
+	hit     int      // in the view of the level
+	_       [64]byte // apart from the next worker's cache lines
 }
 
 // levels is the storage of runLevels, kept across configurations.
 type levels struct {
-	outs     []*levelChunkOut // per chunk of the segment
-	deferred []bool           // per chunk: left to phase 2
+	// Per segment parity (a segment is expanded while the one before it
+	// is taken): per chunk, its expansion and whether it is left to phase
+	// 2.
+	outs     [2][]*levelChunkOut
+	deferred [2][]bool
 	wks      []czWorker
 	res      levelRes
 	crew     crew
+	// ahead is set while workers expand the next segment during phase 4
+	// (the collapser's guard waits for them before the tables change).
+	ahead bool
 }
+
+// segment is a run of consecutive states of one level.
+type segment struct {
+	lo, hi int32 // its states
+	size   int32 // states per chunk
+	parity int
+}
+
+func (sg segment) chunks() int                           { return int((sg.hi - sg.lo + sg.size - 1) / sg.size) }
+func (sg segment) first(c int) int32                     { return sg.lo + int32(c)*sg.size }
+func (sg segment) last(c int) int32                      { return min(sg.first(c)+sg.size, sg.hi) }
+func (lv *levels) chunkOuts(sg segment) []*levelChunkOut { return lv.outs[sg.parity][:sg.chunks()] }
 
 // runLevels runs breadth-first search from the initial state, already
 // added and checked, with x.par workers sharing each level.
@@ -146,8 +173,10 @@ func (x *searcher) runLevels(r *configResult) taken {
 	if x.opts.chunk > 0 {
 		size = int32(x.opts.chunk)
 	}
-	lv.outs = make([]*levelChunkOut, levelSegment)
-	lv.deferred = make([]bool, levelSegment)
+	for p := range lv.outs {
+		lv.outs[p] = make([]*levelChunkOut, levelSegment)
+		lv.deferred[p] = make([]bool, levelSegment)
+	}
 	if len(lv.wks) != par {
 		lv.wks = make([]czWorker, par)
 	}
@@ -156,13 +185,23 @@ func (x *searcher) runLevels(r *configResult) taken {
 	}
 	lr := &lv.res
 	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
-	defer func() { lr.p = 0 }()
 	lv.crew.start(par - 1)
-	defer lv.crew.stop()
+	defer func() {
+		x.join()
+		lv.crew.stop()
+		lr.p = 0
+	}()
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
 		d := x.depthOf(lo)
-		for seg := lo; seg < hi; {
+		// The level's records stay where they are while the next level's
+		// are written: workers read them from a view (window.view).
+		x.kept.expanding(lo)
+		x.kept.seal()
+		x.kview = x.kept.view(x.kview)
+		seg := segment{lo: lo, hi: min(hi, lo+levelSegment*size), size: size}
+		lv.crew.run(par, x.expandJob(seg))
+		for {
 			if x.stop(r, max(r.maxDepth, int(d))) {
 				return stopped
 			}
@@ -170,134 +209,194 @@ func (x *searcher) runLevels(r *configResult) taken {
 				r.stopped = errMemory
 				return stopped
 			}
-			x.kept.expanding(seg)
-			chunks := min(levelSegment, int((hi-seg+size-1)/size))
-			end := min(seg+int32(chunks)*size, hi)
-			first := func(c int) int32 { return seg + int32(c)*size }
-			last := func(c int) int32 { return min(first(c)+size, end) }
-			// 1. Expand.
-			var cursor atomic.Int32
-			for w := range lv.wks {
-				lv.wks[w].used = 0
+			x.kept.expanding(seg.lo)
+			outs := x.inOrder(seg, d)
+			x.lookUp(outs)
+			// Workers expand the next segment of the level while the
+			// searcher takes this one.
+			next := segment{lo: seg.hi, hi: min(hi, seg.hi+levelSegment*size), size: size, parity: 1 - seg.parity}
+			var job func(w int)
+			if next.lo < hi {
+				job = x.expandJob(next)
+				lv.crew.launch(par, job)
+				lv.ahead, cs.c.guard = true, x.join
 			}
-			lv.crew.run(min(par, chunks), func(w int) {
-				wk := &lv.wks[w]
-				for {
-					c := int(cursor.Add(1)) - 1
-					if c >= chunks {
-						return
-					}
-					lc := wk.chunk(par)
-					lc.out.reset()
-					lc.out.res = nil
-					lv.outs[c] = lc
-					lv.deferred[c] = !cs.expandFrozen(wk, first(c), last(c), lc, par)
-				}
-			})
-			// 2. In order.
-			levelCounts.segments.Add(1)
-			outs := lv.outs[:chunks]
-			for c, lc := range outs {
-				out := &lc.out
-				if lv.deferred[c] {
-					levelCounts.leftOver.Add(1)
-					out.reset()
-					for i := first(c); i < last(c) && out.err == nil && out.stop == nil; i++ {
-						cs.expand(i, d, x.kept.get(i), out)
-					}
-					lc.split(par)
-				} else {
-					levelCounts.expanded.Add(1)
-					if cs.countUses(first(c), out) {
-						lc.split(par)
-					}
-				}
-				if out.err != nil || out.stop != nil {
-					outs = outs[:c+1]
-					break
-				}
+			if t := x.take(seg, outs, d, r); t != goOn {
+				return t
 			}
-			// 3. Look up.
-			lv.crew.run(par, func(o int) {
-				f := &x.fps.set
-				res, fresh := lr.res[o][:0], lr.fresh[o][:0]
-				sink := uint64(0)
-				for _, lc := range outs {
-					fps := lc.fpo[o]
-					for len(fps) > 0 {
-						// A few at a time, their lines fetched first:
-						// the misses overlap (a load far ahead would
-						// stall the loop as much as the put's own).
-						batch := fps[:min(len(fps), 16)]
-						fps = fps[len(batch):]
-						for _, fp := range batch {
-							sink += f.peek(fp)
-						}
-						for _, fp := range batch {
-							j, seen := f.put(fp, int32(-len(fresh)-1))
-							if !seen {
-								fresh = append(fresh, fp)
-							}
-							res = append(res, j)
-						}
-					}
-				}
-				lr.res[o], lr.fresh[o], lr.cur[o], lr.num[o] = res, fresh, 0, lr.num[o][:0]
-				if sink == 1 {
-					runtime.KeepAlive(sink)
-				}
-			})
-			// 4. Take.
-			for c, lc := range outs {
-				out := &lc.out
-				out.res = lr
-				stop := out.stop
-				out.stop = nil // takeState would stop before the states ahead of it
-				k := 0
-				for s := range out.ncand {
-					i := first(c) + int32(s)
-					cs.parent = i
-					if t := x.takeState(i, d, s, out, &k, r); t != goOn {
-						return t
-					}
-				}
-				out.res = nil
-				if stop != nil {
-					r.stopped = stop
-					return stopped
-				}
+			if job != nil && lv.ahead {
+				job(par - 1) // the searcher helps
 			}
-			// 5. Number.
+			x.join()
+			// Number.
 			lv.crew.run(par, func(o int) {
 				f := &x.fps.set
 				for t, fp := range lr.fresh[o] {
 					f.update(fp, lr.num[o][t])
 				}
 			})
-			seg = end
+			if job == nil {
+				break
+			}
+			seg = next
 		}
 		lo = hi
 	}
 	return goOn
 }
 
-// chunk returns the worker's next chunk storage.
-func (wk *czWorker) chunk(p int) *levelChunkOut {
-	if wk.used == len(wk.pool) {
-		wk.pool = append(wk.pool, &levelChunkOut{fpo: make([][]uint64, p)})
+// join waits for the workers expanding the next segment, if any: before
+// the searcher changes the tables they read (the collapser's guard), or
+// before it returns.
+func (x *searcher) join() {
+	if x.lv.ahead {
+		x.lv.crew.wait()
+		x.lv.ahead, x.cz.c.guard = false, nil
 	}
-	wk.used++
-	return wk.pool[wk.used-1]
 }
 
-// expandFrozen appends the successors of states first to end to lc, as
-// expand does but from the tables as they are, without counting the
-// steps' uses: it returns false, leaving lc partly written, at the first
-// step or channel content the tables lack or the first step that sends
-// on a port its process does not have. It only reads what it shares, so
-// workers run it at once (runLevels).
-func (cs *collapsedStore) expandFrozen(wk *czWorker, first, end int32, lc *levelChunkOut, p int) bool {
-	c, sy := &cs.c, cs.x.sy
+// expandJob is phase 1 of segment sg, for the crew: worker w claims
+// chunks and expands them into its own storage.
+func (x *searcher) expandJob(sg segment) func(w int) {
+	cs, lv, par := &x.cz, &x.lv, x.par
+	chunks := sg.chunks()
+	outs, deferred := lv.outs[sg.parity], lv.deferred[sg.parity]
+	for w := range lv.wks {
+		wk := &lv.wks[w]
+		wk.used[sg.parity] = 0
+		wk.c, wk.sy, wk.inPort, wk.outEdge, wk.kview = cs.c, x.sy, cs.inPort, cs.outEdge, x.kview
+	}
+	var cursor atomic.Int32
+	return func(w int) {
+		wk := &lv.wks[w]
+		for {
+			c := int(cursor.Add(1)) - 1
+			if c >= chunks {
+				return
+			}
+			lc := wk.chunk(sg.parity, par)
+			lc.out.reset()
+			lc.out.res = nil
+			outs[c] = lc
+			deferred[c] = !wk.expand(sg.first(c), sg.last(c), lc, par)
+		}
+	}
+}
+
+// inOrder is phase 2 of segment sg, at depth d: it returns the chunks to
+// take, up to the first that fails.
+func (x *searcher) inOrder(sg segment, d int32) []*levelChunkOut {
+	cs, lv, par := &x.cz, &x.lv, x.par
+	levelCounts.segments.Add(1)
+	outs := lv.chunkOuts(sg)
+	for c, lc := range outs {
+		out := &lc.out
+		if lv.deferred[sg.parity][c] {
+			levelCounts.leftOver.Add(1)
+			out.reset()
+			for i := sg.first(c); i < sg.last(c) && out.err == nil && out.stop == nil; i++ {
+				cs.expand(i, d, x.kept.get(i), out)
+			}
+			lc.split(par)
+		} else {
+			levelCounts.expanded.Add(1)
+			if cs.countUses(sg.first(c), out) {
+				lc.split(par)
+			}
+		}
+		if out.err != nil || out.stop != nil {
+			return outs[:c+1]
+		}
+	}
+	return outs
+}
+
+// lookUp is phase 3 of the chunks outs.
+func (x *searcher) lookUp(outs []*levelChunkOut) {
+	lr := &x.lv.res
+	x.lv.crew.run(x.par, func(o int) {
+		f := &x.fps.set
+		res, fresh := lr.res[o][:0], lr.fresh[o][:0]
+		sink := uint64(0)
+		for _, lc := range outs {
+			fps := lc.fpo[o]
+			for len(fps) > 0 {
+				// A few at a time, their lines fetched first: the
+				// misses overlap (a load far ahead would stall the
+				// loop as much as the put's own).
+				batch := fps[:min(len(fps), 16)]
+				fps = fps[len(batch):]
+				for _, fp := range batch {
+					sink += f.peek(fp)
+				}
+				for _, fp := range batch {
+					j, seen := f.put(fp, int32(-len(fresh)-1))
+					if !seen {
+						fresh = append(fresh, fp)
+					}
+					res = append(res, j)
+				}
+			}
+		}
+		lr.res[o], lr.fresh[o], lr.cur[o], lr.num[o] = res, fresh, 0, lr.num[o][:0]
+		if sink == 1 {
+			runtime.KeepAlive(sink)
+		}
+	})
+}
+
+// take is phase 4 of segment sg, at depth d, whose chunks to take are
+// outs.
+func (x *searcher) take(sg segment, outs []*levelChunkOut, d int32, r *configResult) taken {
+	cs := &x.cz
+	for c, lc := range outs {
+		out := &lc.out
+		out.res = &x.lv.res
+		stop := out.stop
+		out.stop = nil // takeState would stop before the states ahead of it
+		k := 0
+		for s := range out.ncand {
+			i := sg.first(c) + int32(s)
+			cs.parent = i
+			if t := x.takeState(i, d, s, out, &k, r); t != goOn {
+				return t
+			}
+		}
+		out.res = nil
+		if stop != nil {
+			r.stopped = stop
+			return stopped
+		}
+	}
+	return goOn
+}
+
+// chunk returns the worker's next chunk storage for segments of parity
+// sp.
+func (wk *czWorker) chunk(sp, p int) *levelChunkOut {
+	if wk.used[sp] == len(wk.pool[sp]) {
+		wk.pool[sp] = append(wk.pool[sp], &levelChunkOut{fpo: make([][]uint64, p)})
+	}
+	wk.used[sp]++
+	return wk.pool[sp][wk.used[sp]-1]
+}
+
+// rec is state i's record, from the view of the level (runLevels).
+func (wk *czWorker) rec(i int32) []byte {
+	if wk.hit >= len(wk.kview) || !wk.kview[wk.hit].holds(i) {
+		wk.hit = findIn(wk.kview, i)
+	}
+	return wk.kview[wk.hit].get(i)
+}
+
+// expand appends the successors of states first to end to lc, as
+// collapsedStore.expand does but from the tables as they are, without
+// counting the steps' uses: it returns false, leaving lc partly written,
+// at the first step or channel content the tables lack or the first step
+// that sends on a port its process does not have. It only reads what it
+// shares, so workers run it at once (runLevels).
+func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
+	c, sy := &wk.c, wk.sy
 	n, k := c.n, c.k
 	if cap(wk.v) < 1+n+k {
 		wk.v = make([]uint32, 1+n+k)
@@ -311,7 +410,7 @@ func (cs *collapsedStore) expandFrozen(wk *czWorker, first, end int32, lc *level
 	cands, ncand, acts := out.cands, out.ncand, wk.acts
 	vw := vecView{c, v}
 	for i := first; i < end; i++ {
-		rec := cs.x.kept.get(i)
+		rec := wk.rec(i)
 		sum := binary.LittleEndian.Uint64(rec)
 		readVec(rec[8:], v)
 		wakeTerm := uint64(0)
@@ -325,16 +424,16 @@ func (cs *collapsedStore) expandFrozen(wk *czWorker, first, end int32, lc *level
 		acts = sy.enabled(spec.Set(v[0]), v[1+n:], &vw, acts[:0])
 		for ai := range acts {
 			ac := &acts[ai]
-			p, e, msg := int(ac.p), int(ac.e), cs.msgOf(v, *ac)
-			idx, ok := c.stepIdx.get(cs.stepKey(e, msg, v[1+p]))
+			p, e, msg := int(ac.p), int(ac.e), c.msgOf(v, *ac)
+			idx, ok := c.stepIdx.get(stepKey(wk.inPort, e, msg, v[1+p]))
 			if !ok {
 				return false
 			}
 			st := &c.steps[idx]
-			if int(st.maxPort) >= len(cs.outEdge[p]) {
+			if int(st.maxPort) >= len(wk.outEdge[p]) {
 				return false
 			}
-			fp, nw, _, ok := c.next(wk.chg[:0], cs.outEdge[p], true, v, sum, wakeTerm, p, e, msg, st)
+			fp, nw, _, ok := c.next(wk.chg[:0], wk.outEdge[p], true, v, sum, wakeTerm, p, e, msg, st)
 			if !ok {
 				return false
 			}
@@ -389,8 +488,11 @@ func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
 // phases are a fraction of a millisecond apart, and waking a parked
 // thread takes tens of microseconds.
 type crew struct {
-	jobs []chan func(w int)
-	done atomic.Int32
+	jobs     []chan func(w int)
+	done     atomic.Int32
+	want     int32 // how many were launched
+	mu       sync.Mutex
+	panicked []any
 }
 
 // start starts the crew's n goroutines.
@@ -417,23 +519,51 @@ func (cr *crew) start(n int) {
 						return
 					}
 				}
-				job(w)
-				cr.done.Add(1)
+				cr.do(job, w)
 			}
 		}()
 	}
 }
 
+// do runs job(w), keeping a panic for wait to raise on the searcher's
+// goroutine, where it becomes the configuration's internal error.
+func (cr *crew) do(job func(int), w int) {
+	defer func() {
+		if p := recover(); p != nil {
+			cr.mu.Lock()
+			cr.panicked = append(cr.panicked, p)
+			cr.mu.Unlock()
+		}
+		cr.done.Add(1)
+	}()
+	job(w)
+}
+
 // run runs f(0), ..., f(k-1) at once, f(k-1) on the calling goroutine, and
 // returns when all have.
 func (cr *crew) run(k int, f func(w int)) {
+	cr.launch(k, f)
+	f(k - 1)
+	cr.wait()
+}
+
+// launch starts f(0), ..., f(k-2) on the crew; wait waits for them.
+func (cr *crew) launch(k int, f func(w int)) {
 	cr.done.Store(0)
+	cr.want = int32(k - 1)
 	for w := range k - 1 {
 		cr.jobs[w] <- f
 	}
-	f(k - 1)
-	for cr.done.Load() != int32(k-1) {
+}
+
+func (cr *crew) wait() {
+	for cr.done.Load() != cr.want {
 		runtime.Gosched()
+	}
+	if len(cr.panicked) > 0 {
+		p := cr.panicked[0]
+		cr.panicked = nil
+		panic(p)
 	}
 }
 
