@@ -245,6 +245,25 @@ func (x *searcher) runLevels(r *configResult) taken {
 	return goOn
 }
 
+// bytes is what the workers' chunks and the lookups' answers take.
+func (lv *levels) bytes() int64 {
+	b := int64(0)
+	for w := range lv.wks {
+		for _, pool := range lv.wks[w].pool {
+			for _, lc := range pool {
+				b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4
+				for _, f := range lc.fpo {
+					b += int64(cap(f)) * 8
+				}
+			}
+		}
+	}
+	for o := range lv.res.res {
+		b += int64(cap(lv.res.res[o]))*4 + int64(cap(lv.res.fresh[o]))*8 + int64(cap(lv.res.num[o]))*4
+	}
+	return b
+}
+
 // join waits for the workers expanding the next segment, if any: before
 // the searcher changes the tables they read (the collapser's guard), or
 // before it returns.

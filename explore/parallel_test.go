@@ -10,6 +10,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/internal/fixtures"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -109,5 +110,43 @@ func TestLevelsAgree(t *testing.T) {
 	}
 	if levelCounts.segments.Load() == segments || levelCounts.expanded.Load() == expanded || levelCounts.leftOver.Load() == leftOver {
 		t.Fatal("the levels' workers expanded no chunk, or left none over: the test did not test them")
+	}
+}
+
+// TestLevelsStopAlike stops single large configurations, searched by
+// workers sharing the levels, where the sequential search stops: at a
+// state limit inside a segment, and at a memory budget that sends the
+// search to disk (disk.go), whose results are the in-memory search's.
+func TestLevelsStopAlike(t *testing.T) {
+	m, _ := protocols.Lookup("dkr")
+	const n = 9
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: m.Info().Channels,
+		IDs: []spec.ID{3, 9, 1, 7, 5, 2, 8, 4, 6}, Initiators: spec.Set(1)<<n - 1}
+	for _, tc := range []struct {
+		name      string
+		maxStates int64
+		memory    int64
+	}{
+		{"state limit", 12345, 0},
+		{"memory", 0, 1 << 20},
+		{"complete", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := DefaultOptions()
+			opts.POR, opts.Workers, opts.MaxStates, opts.Memory = false, 1, tc.maxStates, tc.memory
+			seq := Check(context.Background(), m, space, opts)
+			segments := levelCounts.segments.Load()
+			opts.levels, opts.chunk = 2, 7
+			got := Check(context.Background(), m, space, opts)
+			if diff := cmp.Diff(seq, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("results differ (-sequential +levels):\n%s", diff)
+			}
+			if levelCounts.segments.Load() == segments {
+				t.Fatal("the levels were not searched by workers")
+			}
+			if seq.States < 1000 || (tc.maxStates > 0) != (seq.Verdict().Outcome == invariants.Incomplete) || (tc.memory > 0) != (seq.Disk == 1) {
+				t.Fatalf("%d states, %d on disk: the configuration does not test what it should", seq.States, seq.Disk)
+			}
+		})
 	}
 }

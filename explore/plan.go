@@ -9,7 +9,8 @@ package explore
 type plan struct {
 	// collapsed: the collapsed store (collapse.go), else byte encodings.
 	collapsed bool
-	// parallel: x.par workers expand each level (parallel.go).
+	// parallel: x.par workers share each level (levels.go for collapsed
+	// states, parallel.go for byte encodings).
 	parallel bool
 	// edges: record the graph's edges from the start. Without them the
 	// search keeps going while the graph is layered, and starts again

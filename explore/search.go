@@ -439,7 +439,7 @@ func sameSlice[T any](a, b []T) bool {
 func (x *searcher) memBytes() int64 {
 	const perState = 4 + 2 + 4 + 4 // parent, action, edges; depth in depth-first search
 	return x.kept.bytes() + int64(x.states())*perState + x.seen.bytes() + x.st.bytes() +
-		int64(x.ebytes.len()) + int64(x.weights.len())*8
+		int64(x.ebytes.len()) + int64(x.weights.len())*8 + x.lv.bytes()
 }
 
 // search explores one configuration breadth- or depth-first, and again
