@@ -191,6 +191,8 @@ func (x *searcher) runLevels(r *configResult) taken {
 		lv.crew.stop()
 		lr.p = 0
 	}()
+	var ahead segment // the next level's first segment, if expanded already
+	parity := 0
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
 		d := x.depthOf(lo)
@@ -199,8 +201,10 @@ func (x *searcher) runLevels(r *configResult) taken {
 		x.kept.expanding(lo)
 		x.kept.seal()
 		x.kview = x.kept.view(x.kview)
-		seg := segment{lo: lo, hi: min(hi, lo+levelSegment*size), size: size}
-		lv.crew.run(par, x.expandJob(seg))
+		seg := segment{lo: lo, hi: min(hi, lo+levelSegment*size), size: size, parity: parity}
+		if ahead != seg {
+			lv.crew.run(par, x.expandJob(seg))
+		}
 		for {
 			if x.stop(r, max(r.maxDepth, int(d))) {
 				return stopped
@@ -215,8 +219,18 @@ func (x *searcher) runLevels(r *configResult) taken {
 			// Workers expand the next segment of the level while the
 			// searcher takes this one.
 			next := segment{lo: seg.hi, hi: min(hi, seg.hi+levelSegment*size), size: size, parity: 1 - seg.parity}
+			if next.lo == hi && x.states() >= hi+levelSegment*size {
+				// The last segment of the level: the first of the next
+				// is written already (states are numbered in order), and
+				// the workers can read it from a new view, as the
+				// searcher writes only past it.
+				next.hi = hi + levelSegment*size
+				x.kview = x.kept.view(x.kview)
+			}
+			ahead = segment{}
 			var job func(w int)
-			if next.lo < hi {
+			if next.lo < next.hi {
+				ahead = next
 				job = x.expandJob(next)
 				lv.crew.launch(par, job)
 				lv.ahead, cs.c.guard = true, x.join
@@ -235,7 +249,8 @@ func (x *searcher) runLevels(r *configResult) taken {
 					f.update(fp, lr.num[o][t])
 				}
 			})
-			if job == nil {
+			parity = next.parity
+			if next.lo == hi {
 				break
 			}
 			seg = next
