@@ -66,8 +66,11 @@ func TestParallelSearchAgrees(t *testing.T) {
 // in the order of calls: they are caught, at another step.
 func TestLevelsAgree(t *testing.T) {
 	maxN := 5
+	// Two workers in chunks of one state and of the default size, and
+	// three in chunks of five.
+	variants := []struct{ workers, chunk int }{{2, 1}, {2, 0}, {3, 5}}
 	if testing.Short() {
-		maxN = 4
+		maxN, variants = 4, variants[:2]
 	}
 	ms := append(protocols.All(), fixtures.All()...)
 	// Steps that read a counter of all calls, or Go's map order: the
@@ -87,7 +90,7 @@ func TestLevelsAgree(t *testing.T) {
 					opts.POR, opts.Workers = false, 1
 					fixtures.Reset()
 					seq := Check(context.Background(), m, space, opts)
-					for _, par := range []struct{ workers, chunk int }{{2, 1}, {3, 5}, {2, 0}} {
+					for _, par := range variants {
 						opts.levels, opts.chunk = par.workers, par.chunk
 						fixtures.Reset()
 						got := Check(context.Background(), m, space, opts)
@@ -148,5 +151,31 @@ func TestLevelsStopAlike(t *testing.T) {
 				t.Fatalf("%d states, %d on disk: the configuration does not test what it should", seq.States, seq.Disk)
 			}
 		})
+	}
+}
+
+// TestCrewPanic: a worker's panic is raised on the goroutine that runs the
+// crew, where Check turns it into the configuration's internal error,
+// rather than killing the process; the crew goes on working afterwards.
+func TestCrewPanic(t *testing.T) {
+	var cr crew
+	cr.start(1)
+	defer cr.stop()
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		cr.run(2, func(w int) {
+			if w == 0 {
+				panic("worker 0 fails")
+			}
+		})
+		return nil
+	}()
+	if got != "worker 0 fails" {
+		t.Fatalf("recovered %v, want the worker's panic", got)
+	}
+	var ran [2]bool
+	cr.run(2, func(w int) { ran[w] = true })
+	if ran != [2]bool{true, true} {
+		t.Fatalf("after the panic the crew ran %v", ran)
 	}
 }
