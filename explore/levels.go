@@ -53,6 +53,10 @@ const (
 	// chunks: Options.chunk).
 	levelChunk   = 256
 	levelSegment = 64
+	// levelAhead is the number of chunks of the next level that must be
+	// written before workers expand them during the last segment of a
+	// level.
+	levelAhead = 8
 )
 
 // levelCounts counts segments, and chunks expanded by the workers and left
@@ -202,7 +206,9 @@ func (x *searcher) runLevels(r *configResult) taken {
 		x.kept.seal()
 		x.kview = x.kept.view(x.kview)
 		seg := segment{lo: lo, hi: min(hi, lo+levelSegment*size), size: size, parity: parity}
-		if ahead != seg {
+		if ahead.lo == lo && ahead.hi > lo {
+			seg = ahead // expanded while the last level was taken
+		} else {
 			lv.crew.run(par, x.expandJob(seg))
 		}
 		for {
@@ -219,23 +225,31 @@ func (x *searcher) runLevels(r *configResult) taken {
 			// Workers expand the next segment of the level while the
 			// searcher takes this one.
 			next := segment{lo: seg.hi, hi: min(hi, seg.hi+levelSegment*size), size: size, parity: 1 - seg.parity}
-			if next.lo == hi && x.states() >= hi+levelSegment*size {
-				// The last segment of the level: the first of the next
-				// is written already (states are numbered in order), and
-				// the workers can read it from a new view, as the
-				// searcher writes only past it.
-				next.hi = hi + levelSegment*size
-				x.kview = x.kept.view(x.kview)
-			}
 			ahead = segment{}
 			var job func(w int)
-			if next.lo < next.hi {
-				ahead = next
-				job = x.expandJob(next)
+			launch := func(sg segment) {
+				ahead, job = sg, x.expandJob(sg)
 				lv.crew.launch(par, job)
 				lv.ahead, cs.c.guard = true, x.join
 			}
-			if t := x.take(seg, outs, d, r); t != goOn {
+			// soon launches, in the last segment of the level, the
+			// expansion of the next level's first chunks once they are
+			// written (states are numbered in order): the workers read
+			// them from a new view, as the searcher writes only past them.
+			soon := func() {
+				if job != nil || next.lo < hi {
+					return
+				}
+				if written := (x.states() - hi) / size * size; written >= min(levelAhead*size, levelSegment*size) {
+					x.kview = x.kept.view(x.kview)
+					launch(segment{lo: hi, hi: hi + min(written, levelSegment*size), size: size, parity: next.parity})
+				}
+			}
+			if next.lo < hi {
+				launch(next)
+			}
+			soon()
+			if t := x.take(seg, outs, d, r, soon); t != goOn {
 				return t
 			}
 			if job != nil && lv.ahead {
@@ -380,8 +394,8 @@ func (x *searcher) lookUp(outs []*levelChunkOut) {
 }
 
 // take is phase 4 of segment sg, at depth d, whose chunks to take are
-// outs.
-func (x *searcher) take(sg segment, outs []*levelChunkOut, d int32, r *configResult) taken {
+// outs; after each chunk it calls between.
+func (x *searcher) take(sg segment, outs []*levelChunkOut, d int32, r *configResult, between func()) taken {
 	cs := &x.cz
 	for c, lc := range outs {
 		out := &lc.out
@@ -401,6 +415,7 @@ func (x *searcher) take(sg segment, outs []*levelChunkOut, d int32, r *configRes
 			r.stopped = stop
 			return stopped
 		}
+		between()
 	}
 	return goOn
 }
