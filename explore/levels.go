@@ -13,8 +13,7 @@ import (
 // Both cores on one collapsed configuration (the default engine), for a
 // breadth-first search on fingerprints, unreduced, while its graph is
 // layered. A level is searched in segments of consecutive states, each in
-// five phases, the workers running between phases only, so that nothing
-// is written while another goroutine reads it:
+// five phases:
 //
 //  1. expand (parallel): workers expand chunks of the segment's states
 //     against the collapser's tables as they are, writing each
@@ -28,7 +27,7 @@ import (
 //     sequential search's order, and a failing step cuts the segment where
 //     the sequential search would stop.
 //  3. look up (parallel): each worker inserts into the visited set the
-//     fingerprints of its own segments of the table (fpOwner), in
+//     fingerprints of its own run of the table's segments (fpOwner), in
 //     candidate order. A fingerprint not there gets a provisional index
 //     (its rank among the worker's new ones), which its later duplicates
 //     in the segment find: the first occurrence is the new state, as in
@@ -36,16 +35,20 @@ import (
 //  4. take (the searcher): takeState takes the candidates in order, with
 //     the answers of phase 3: it numbers the new states, writes their
 //     records, spends the budget and checks them, exactly as the
-//     sequential search does.
+//     sequential search does. Meanwhile the workers do phase 1 of the next
+//     segment (or of the next level's first, once its states are written),
+//     which the searcher joins when it is done.
 //  5. number (parallel): each worker replaces the provisional indices in
 //     its segments of the table by the states' numbers.
 //
 // So counts, verdicts and traces are the sequential search's for any
-// number of workers, and only the searcher grows the tables. (A protocol
-// whose steps read hidden state, such as a count of all calls, is caught
-// either way, perhaps at another step: the uniformity check calls steps
-// at other times in the two searches.) Each worker keeps writing to its
-// own buffers, which stay in its core's cache.
+// number of workers. Only the searcher grows the tables, and not while
+// workers read them: the collapser calls its guard first, which waits for
+// them (join). (A protocol whose steps read hidden state, such as a count
+// of all calls, is caught either way, perhaps at another step: the
+// uniformity check calls steps at other times in the two searches.) A
+// worker writes only its own buffers, which stay in its core's cache, and
+// reads copies of what it needs of the searcher's.
 
 const (
 	// levelChunk is the number of states a worker expands at a time, and
