@@ -11,8 +11,8 @@ import (
 )
 
 // Both cores on one collapsed configuration (the default engine), for a
-// breadth-first search on fingerprints, unreduced, while its graph is
-// layered. A level is searched in segments of consecutive states, each in
+// breadth-first search on fingerprints, unreduced (recording the graph's
+// edges or not: takeState does, in order). A level is searched in segments of consecutive states, each in
 // five phases:
 //
 //  1. expand (parallel): workers expand chunks of the segment's states
@@ -62,9 +62,10 @@ const (
 	levelAhead = 8
 )
 
-// levelCounts counts segments, and chunks expanded by the workers and left
-// over to the searcher, for the tests to see both paths taken.
-var levelCounts struct{ segments, expanded, leftOver atomic.Int64 }
+// levelCounts counts segments, chunks expanded by the workers and left
+// over to the searcher, and searches that record edges, for the tests to
+// see every path taken.
+var levelCounts struct{ segments, expanded, leftOver, edges atomic.Int64 }
 
 // levelChunkOut is one chunk's expansion, with its fingerprints by worker
 // of phase 3, alone on its cache lines.
@@ -192,6 +193,9 @@ func (x *searcher) runLevels(r *configResult) taken {
 	}
 	lr := &lv.res
 	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
+	if !x.noEdges {
+		levelCounts.edges.Add(1)
+	}
 	lv.crew.start(par - 1)
 	defer func() {
 		x.join()

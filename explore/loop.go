@@ -151,7 +151,7 @@ func (x *searcher) explore(r *configResult) bool {
 		return true
 	}
 	switch {
-	case x.plan.parallel && x.plan.collapsed && x.noEdges:
+	case x.plan.parallel && x.plan.collapsed:
 		switch x.runLevels(r) {
 		case stopped:
 			return true
