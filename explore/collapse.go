@@ -857,16 +857,7 @@ func (cs *collapsedStore) enabled(acts []slot, v []uint32) []slot {
 }
 
 // msgOf is the number of the message action a of vector v delivers.
-func (cs *collapsedStore) msgOf(v []uint32, a slot) uint32 {
-	c := &cs.c
-	switch {
-	case a.e < 0:
-		return 0
-	case c.bag:
-		return c.chanSeq[v[1+c.n+int(a.e)]][a.j]
-	}
-	return c.chanHead[v[1+c.n+int(a.e)]]
-}
+func (cs *collapsedStore) msgOf(v []uint32, a slot) uint32 { return cs.c.msgOf(v, a) }
 
 // msgOf is collapsedStore.msgOf.
 func (c *collapser) msgOf(v []uint32, a slot) uint32 {
