@@ -189,7 +189,7 @@ func (c *collapser) wakeTerm(w uint32) uint64 {
 	if e.set == w+1 {
 		return e.term
 	}
-	t := c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+	t := c.wakeTermOf(w)
 	if c.guard == nil { // else workers read the cache (levels.go)
 		e.set, e.term = w+1, t
 	}
@@ -202,8 +202,11 @@ func (c *collapser) wakeTermFrozen(w uint32) uint64 {
 	if e := &c.wakes[w%uint32(len(c.wakes))]; e.set == w+1 {
 		return e.term
 	}
-	return c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995))
+	return c.wakeTermOf(w)
 }
+
+// wakeTermOf computes the term of wake-up set w.
+func (c *collapser) wakeTermOf(w uint32) uint64 { return c.term(0, mix(uint64(w)^0x5bd1e9955bd1e995)) }
 
 func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	if id, ok := c.localIdx[string(b)]; ok {
@@ -477,8 +480,8 @@ type collapsedStore struct {
 	wakeTerm uint64  // and its wake-up term
 	rec      []byte
 	kbuf     []byte // a successor's exact key (ample's)
-	// loaded is the state whose vector, sum and actions are in v, sum,
-	// wakeTerm and acts for keep; parent the state whose successors are
+	// loaded is the state whose vector, sum and wake-up term are in v,
+	// sum and wakeTerm for keep; parent the state whose successors are
 	// taken (levels.go sets it; the sequential search takes the state it
 	// just expanded).
 	loaded, parent int32
@@ -494,20 +497,14 @@ type collapsedStore struct {
 // numbers stand for their contents one to one, so equal vectors are
 // equal states.
 func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st *czStep) []byte {
-	return appendSuccessor(dst, &cs.w, cs.c.n, v, p, nw, st.next, cs.chgBuf[:cs.nchg])
-}
-
-// appendSuccessor appends the vector of the successor of v in which
-// process p (of n) went to local state next, the wake-up set to nw and the
-// channels as chg says, building it in *w.
-func appendSuccessor(dst []byte, w *[]uint32, n int, v []uint32, p int, nw, next uint32, chg []czChange) []byte {
-	u := append((*w)[:0], v...)
-	u[0], u[1+p] = nw, next
-	for _, ch := range chg {
-		u[1+n+ch.edge] = ch.to
+	n := cs.c.n
+	w := append(cs.w[:0], v...)
+	w[0], w[1+p] = nw, st.next
+	for _, ch := range cs.chgBuf[:cs.nchg] {
+		w[1+n+ch.edge] = ch.to
 	}
-	*w = u
-	return appendVec(dst, u)
+	cs.w = w
+	return appendVec(dst, w)
 }
 
 // key is the exact key of the state encoded as enc (lookup).
