@@ -280,7 +280,9 @@ func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts expl
 			s.MeanMax = big.NewRat(s.sumMax, int64(row.Placements))
 		}
 	}
-	if row.Measured == 0 {
+	if row.Measured == 0 || row.Worst.Trace == nil {
+		// A run cut short may end on a configuration whose execution was
+		// not built (explore.ConfigCosts.Worst): none is reported.
 		row.Worst = nil
 	}
 	var exceeded *invariants.Violation

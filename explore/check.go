@@ -125,6 +125,14 @@ type Cost struct {
 // executions, the same for causal time, and an execution reaching the
 // greatest total of the first cost (its actions carry no timestamps, so it
 // replays in a system without clocks).
+//
+// Worst is built (a replay of the path, as costly as the rest of a small
+// configuration's search) only where it may be wanted: if the
+// configuration's greatest first cost is at least that of every
+// configuration finished before it (and comes before it in order, if
+// equal), or if its messages exceed the declared bound. So the first
+// configuration, in order, of the greatest total over all has it, as has
+// every one that exceeds the bound; others may not.
 type ConfigCosts struct {
 	Index            int
 	Config           spec.Config
@@ -202,8 +210,10 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	}
 	searchers := make([]*searcher, workers)
 	budgets := make([]budgetLine, workers)
+	worst := &worstSoFar{index: -1} // ConfigCosts.Worst's
 	for w := range searchers {
 		searchers[w] = newSearcher(ctx, opts, &budgets[w].n)
+		searchers[w].worstSeen = worst
 		if opts.Memory > 0 {
 			searchers[w].memLimit = max(1, opts.Memory/int64(workers)/2)
 		}
@@ -271,7 +281,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 					// A reduced search may reach a violation by a longer
 					// path than the shortest: search such a configuration
 					// again, unreduced, for the shortest trace.
-					x.reduce = opts.POR
+					x.reduce, x.configIndex = opts.POR, o.k
 					x.cmpStep.missed.Store(false)
 					o.r = x.search(x.system(m, o.cfg))
 					if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {

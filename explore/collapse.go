@@ -10,11 +10,12 @@ import (
 )
 
 // Collapse compression (SPIN's -DCOLLAPSE, LTSmin's tree compression one
-// level deep) for breadth-first search without clocks or costs, on FIFO or
-// bag channels, reduced or not: every local state, message and channel
-// content is interned to a small number, a state is the vector of its
-// components' numbers (wake-ups, n local states, k channel contents; about one byte
-// each, stored after its 8-byte fingerprint), a step is looked up by (local
+// level deep) for breadth-first search, on FIFO or bag channels, reduced or
+// not, with clocks and costs or not: every local state, message and
+// channel content is interned to a small number, a state is the vector of
+// its components' numbers (wake-ups, n local states, k channel contents
+// and, with clocks, n clock values; about one byte each, stored after its
+// 8-byte fingerprint), a step is looked up by (local
 // state number, event) and a channel's push and pop by number, and a
 // successor's fingerprint is its parent's with the two to four changed
 // components' terms replaced. Only new states are written out. The byte
@@ -129,6 +130,20 @@ type collapser struct {
 
 	msgIdx map[spec.Message]uint32
 	msgs   []spec.Message
+	// With clocks (Options.Time) a message in a channel carries its send
+	// time: msgBase[id] is the number of message id without it, which
+	// steps are keyed by (a protocol never sees the time), and timed maps
+	// base<<32 | time to the timed message's number. clockTerm[t*n+p] is
+	// the term of clock value t at process p, whose clocks follow the
+	// channels in the vector.
+	clocked   bool
+	msgBase   []uint32
+	timed     czMap
+	clockTerm []uint64
+	// stepW[i*len(Options.Costs)+j] is cost j of step i's sends, for the
+	// steps before stepWn (Options.Costs).
+	stepW  []int64
+	stepWn int
 
 	// Channel contents are sequences of message numbers; 0 is empty.
 	chanIdx  map[string]uint32
@@ -161,19 +176,20 @@ func (c *collapser) changes() {
 }
 
 // prepare readies c for states of n processes and k channels, unordered
-// (bag) or not, starting afresh if that differs or the tables outgrew
-// czLimit.
-func (c *collapser) prepare(n, k int, bag bool) {
-	if c.localIdx != nil && c.n == n && c.k == k && c.bag == bag && c.size < czLimit {
+// (bag) or not, with clocks or not, starting afresh if that differs or the
+// tables outgrew czLimit.
+func (c *collapser) prepare(n, k int, bag, clocked bool) {
+	if c.localIdx != nil && c.n == n && c.k == k && c.bag == bag && c.clocked == clocked && c.size < czLimit {
 		return
 	}
-	*c = collapser{n: n, k: k, bag: bag, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{},
+	*c = collapser{n: n, k: k, bag: bag, clocked: clocked, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{},
 		msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
-	for i := range 1 + n + k {
+	for i := range 1 + 2*n + k {
 		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
 	}
 	c.push.init(10)
 	c.remove.init(10)
+	c.timed.init(10)
 	c.stepIdx.init(12)
 	c.internChan(nil) // content 0: the empty channel
 }
@@ -226,17 +242,78 @@ func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	return id
 }
 
+// width is the length of a vector: the wake-up set, the local states,
+// the channels and, with clocks, the clocks.
+func (c *collapser) width() int {
+	if c.clocked {
+		return 1 + 2*c.n + c.k
+	}
+	return 1 + c.n + c.k
+}
+
+// internMsg interns m without its send time.
 func (c *collapser) internMsg(m spec.Message) uint32 {
 	m.Time = 0
+	return c.internTimed(m)
+}
+
+// internTimed interns m with its send time.
+func (c *collapser) internTimed(m spec.Message) uint32 {
 	if id, ok := c.msgIdx[m]; ok {
 		return id
+	}
+	base := uint32(len(c.msgs))
+	if m.Time != 0 {
+		u := m
+		u.Time = 0
+		base = c.internTimed(u)
 	}
 	c.changes()
 	id := uint32(len(c.msgs))
 	c.msgIdx[m] = id
 	c.msgs = append(c.msgs, m)
+	c.msgBase = append(c.msgBase, base)
 	c.size += 64
 	return id
+}
+
+// timedIf is the number of message base sent at time t. If frozen, it
+// only looks it up, as pushedIf.
+func (c *collapser) timedIf(base uint32, t uint32, frozen bool) (uint32, bool) {
+	key := uint64(base)<<32 | uint64(t)
+	if v, ok := c.timed.get(key); ok || frozen {
+		return v, ok
+	}
+	c.changes()
+	m := c.msgs[base]
+	m.Time = int32(t)
+	v := c.internTimed(m)
+	c.timed.put(key, v)
+	c.size += 16
+	return v, true
+}
+
+// clockTermOf is the term of clock value t at process p.
+func (c *collapser) clockTermOf(p int, t uint32) uint64 {
+	i := int(t)*c.n + p
+	if i >= len(c.clockTerm) {
+		c.changes()
+		for j := len(c.clockTerm); j < (int(t)+1)*c.n; j++ {
+			c.clockTerm = append(c.clockTerm, c.term(1+c.n+c.k+j%c.n, mix(uint64(j/c.n)^0x2545f4914f6cdd1d)))
+		}
+	}
+	return c.clockTerm[i]
+}
+
+// clockAfter is process p's clock after its wake-up (e < 0) or its
+// delivery of message msg in vector v: Lamport's rule counting message
+// hops, as System.applyInto applies it.
+func (c *collapser) clockAfter(v []uint32, p, e int, msg uint32) uint32 {
+	clk := v[1+c.n+c.k+p]
+	if e >= 0 {
+		clk = max(clk, uint32(c.msgs[msg].Time))
+	}
+	return clk
 }
 
 // internChan interns a channel content. Its hash is the wyhash of the
@@ -361,6 +438,25 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	return &c.steps[len(c.steps)-1], nil
 }
 
+// stepWeights is what step i's sends cost, one figure per cost.
+func (c *collapser) stepWeights(i uint32, costs []Cost) []int64 {
+	nc := len(costs)
+	if c.stepWn > 0 && len(c.stepW) != c.stepWn*nc { // other costs
+		c.stepW, c.stepWn = c.stepW[:0], 0
+	}
+	for ; c.stepWn < len(c.steps); c.stepWn++ {
+		st := &c.steps[c.stepWn]
+		for _, cost := range costs {
+			w := int64(0)
+			for _, s := range c.sends[st.send:st.sendEnd] {
+				w += cost.Of(c.msgs[s.msg])
+			}
+			c.stepW = append(c.stepW, w)
+		}
+	}
+	return c.stepW[int(i)*nc : int(i+1)*nc]
+}
+
 // sum is the sum of vector v's terms: its fingerprint before mixing.
 func (c *collapser) sum(v []uint32) uint64 { return c.sumWith(v, c.wakeTerm(v[0])) }
 
@@ -372,6 +468,11 @@ func (c *collapser) sumWith(v []uint32, wakeTerm uint64) uint64 {
 	}
 	for e := range c.k {
 		s += c.chanTerm[int(v[1+c.n+e])*c.k+e]
+	}
+	if c.clocked {
+		for p, t := range v[1+c.n+c.k:] {
+			s += c.clockTermOf(p, t)
+		}
 	}
 	return s
 }
@@ -386,9 +487,21 @@ func (c *collapser) vectorOf(v []uint32, s *State, m spec.Machine) []uint32 {
 	for _, ch := range s.Chans {
 		seq = seq[:0]
 		for _, msg := range ch {
-			seq = append(seq, c.internMsg(msg))
+			if !c.clocked {
+				msg.Time = 0
+			}
+			seq = append(seq, c.internTimed(msg))
 		}
 		v = append(v, c.internChan(seq))
+	}
+	if c.clocked {
+		for p := range c.n {
+			t := int32(0)
+			if s.Clocks != nil {
+				t = s.Clocks[p]
+			}
+			v = append(v, uint32(t))
+		}
 	}
 	return v
 }
@@ -446,6 +559,11 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 			dst = spec.AppendMessage(dst, c.msgs[m])
 		}
 	}
+	if c.clocked {
+		for _, t := range v[1+c.n+c.k:] {
+			dst = binary.AppendUvarint(dst, uint64(t))
+		}
+	}
 	return dst
 }
 
@@ -455,18 +573,24 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 // only for a step not seen before, through System) and computing each
 // successor's fingerprint from its parent's.
 type collapsedStore struct {
-	x    *searcher
-	c    collapser
-	v, w []uint32 // the vector being expanded, and a successor's
-	u    []uint32 // encoding's and print's scratch
-	enc  []byte
-	init [][]byte // the initial state's local states
+	x *searcher
+	c *collapser // tables[0], or tables[1] with clocks
+	// tables are the interned components of states without and with
+	// clocks: a search with clocks follows one without them (search),
+	// and each keeps its tables across a sweep's configurations.
+	tables [2]collapser
+	v, w   []uint32 // the vector being expanded, and a successor's
+	u      []uint32 // encoding's and print's scratch
+	enc    []byte
+	init   [][]byte // the initial state's local states
 	// Per configuration: the process each channel goes to, and its port
 	// there.
 	edgeTo   []int
 	inPort   []spec.Port
 	chgBuf   []czChange // next's channel changes: chgBuf[:nchg]
 	nchg     int
+	clk      uint32  // and, with clocks, the process's clock after the step
+	clocks   []int32 // view's
 	outEdge  [][]int // the system's, at hand
 	sends    []spec.Send
 	acts     []slot
@@ -503,6 +627,9 @@ func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st
 	for _, ch := range cs.chgBuf[:cs.nchg] {
 		w[1+n+ch.edge] = ch.to
 	}
+	if cs.c.clocked {
+		w[1+n+cs.c.k+p] = cs.clk
+	}
 	cs.w = w
 	return appendVec(dst, w)
 }
@@ -521,9 +648,13 @@ func (cs *collapsedStore) recKey(rec []byte) []byte { return rec[8:] }
 // remembered across configurations (a sweep starts from the same few
 // thousand).
 func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
-	c := &cs.c
+	cs.c = &cs.tables[0]
+	if sy.Clocks {
+		cs.c = &cs.tables[1]
+	}
+	c := cs.c
 	n, k := sy.N(), len(sy.Config.Topology.Edges)
-	c.prepare(n, k, sy.Config.Channels == spec.Bag)
+	c.prepare(n, k, sy.Config.Channels == spec.Bag, sy.Clocks)
 	cs.edgeTo, cs.inPort, cs.outEdge = cs.edgeTo[:0], cs.inPort[:0], sy.outEdge
 	if cap(cs.chgBuf) < k+1 { // a step changes the channel it reads and those it sends on
 		cs.chgBuf = make([]czChange, 0, k+1)
@@ -551,6 +682,12 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	for range k {
 		v = append(v, 0)
 	}
+	if sy.Clocks {
+		init.Clocks = make([]int32, n)
+		for range n {
+			v = append(v, 0)
+		}
+	}
 	cs.v, cs.w, cs.loaded = v, append(cs.w[:0], v...), -1
 	sum := c.sum(v)
 	cs.enc = appendVec(binary.LittleEndian.AppendUint64(cs.enc[:0], sum), v)
@@ -564,7 +701,7 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 // the cache misses overlap instead of coming one at a time as takeState
 // inserts them.
 func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
-	x, c := cs.x, &cs.c
+	x, c := cs.x, cs.c
 	cs.loaded = i
 	if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
 		out.stop = errTooManyLocals
@@ -625,6 +762,9 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 		// Like its parent (checkNew): the same decisions, not terminal.
 		cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k, p: uint8(p), e: int16(e),
 			same: st.same && !terminal(spec.Set(nw), after)})
+		if len(x.opts.Costs) > 0 {
+			out.weights = append(out.weights, c.stepWeights(idx, x.opts.Costs)...)
+		}
 	}
 	out.cands = cands
 	if failed != nil {
@@ -642,7 +782,7 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 
 // checkPurity runs process p's step st again, as purityDue says.
 func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, st *czStep, runs int) *StepError {
-	c := &cs.c
+	c := cs.c
 	cs.sends = cs.sends[:0]
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		cs.sends = append(cs.sends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
@@ -670,6 +810,9 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	for _, ch := range cs.chgBuf[:cs.nchg] {
 		w[1+n+ch.edge] = ch.to
 	}
+	if cs.c.clocked {
+		w[1+n+cs.c.k+p] = cs.clk
+	}
 	cs.w = w
 	ch := win.reserve(8 + 5*len(w))
 	start := len(ch.buf)
@@ -682,7 +825,7 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 // load puts state i's vector, sum and wake-up term where expand leaves
 // them for keep.
 func (cs *collapsedStore) load(i int32) {
-	c := &cs.c
+	c := cs.c
 	rec := cs.x.kept.get(i)
 	cs.sum = binary.LittleEndian.Uint64(rec)
 	readVec(rec[8:], cs.v)
@@ -694,7 +837,7 @@ func (cs *collapsedStore) load(i int32) {
 }
 
 func (cs *collapsedStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spec.Decision) {
-	c := &cs.c
+	c := cs.c
 	u := cs.w // the vector of the record just written, the usual case
 	if len(rec) == 0 || len(cs.rec) == 0 || &rec[0] != &cs.rec[0] {
 		u = cs.vec(rec)
@@ -705,8 +848,15 @@ func (cs *collapsedStore) view(rec []byte, s *State, decs []spec.Decision) (int,
 		decs = append(decs, c.localDec[l])
 	}
 	inFlight := 0
-	for _, x := range u[1+c.n:] {
+	for _, x := range u[1+c.n : 1+c.n+c.k] {
 		inFlight += int(c.chanLen[x])
+	}
+	if c.clocked {
+		cs.clocks = cs.clocks[:0]
+		for _, t := range u[1+c.n+c.k:] {
+			cs.clocks = append(cs.clocks, int32(t))
+		}
+		s.Clocks = cs.clocks
 	}
 	return inFlight, decs
 }
@@ -714,7 +864,7 @@ func (cs *collapsedStore) view(rec []byte, s *State, decs []spec.Decision) (int,
 // vec decodes a record's vector into scratch storage.
 func (cs *collapsedStore) vec(rec []byte) []uint32 {
 	u := cs.u[:0]
-	for range 1 + cs.c.n + cs.c.k {
+	for range cs.c.width() {
 		u = append(u, 0)
 	}
 	readVec(rec[8:], u)
@@ -735,12 +885,17 @@ func (cs *collapsedStore) print(enc []byte) uint64 {
 	return cs.c.sum(cs.u)
 }
 
-func (cs *collapsedStore) bytes() int64 { return cs.c.size }
+func (cs *collapsedStore) bytes() int64 {
+	if cs.c == nil {
+		return 0
+	}
+	return cs.c.size
+}
 
 // uniform is searcher.uniform on vectors: permuting a vector moves its
 // numbers, and successors come from the same tables as the search's.
 func (cs *collapsedStore) uniform(rec []byte) bool {
-	x, c := cs.x, &cs.c
+	x, c := cs.x, cs.c
 	v := append(cs.r[:0], cs.vec(rec)...)
 	cs.r = v
 	sum := binary.LittleEndian.Uint64(rec)
@@ -771,7 +926,7 @@ func permWake(w uint32, node []int) uint32 {
 // permute returns vector v with its components moved by the node and
 // channel maps of a symmetry, in scratch storage.
 func (cs *collapsedStore) permute(v []uint32, node, edge []int) []uint32 {
-	c := &cs.c
+	c := cs.c
 	u := append(cs.p[:0], v...)
 	u[0] = permWake(v[0], node)
 	for q, to := range node {
@@ -779,6 +934,11 @@ func (cs *collapsedStore) permute(v []uint32, node, edge []int) []uint32 {
 	}
 	for e, to := range edge {
 		u[1+c.n+to] = v[1+c.n+e]
+	}
+	if c.clocked {
+		for q, to := range node {
+			u[1+c.n+c.k+to] = v[1+c.n+c.k+q]
+		}
 	}
 	cs.p = u
 	return u
@@ -794,6 +954,11 @@ func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 	for e, to := range edge {
 		s += c.chanTerm[int(v[1+c.n+e])*c.k+to]
 	}
+	if c.clocked {
+		for q, to := range node {
+			s += c.clockTermOf(to, v[1+c.n+c.k+q])
+		}
+	}
 	return s
 }
 
@@ -803,7 +968,7 @@ func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 // counts as fingerprint 0. Each is the parent's sum (moved, if node is not
 // nil) with the changed components' terms replaced.
 func (cs *collapsedStore) successorPrints(dst []uint64, v []uint32, sum uint64, node, edge []int) []uint64 {
-	c := &cs.c
+	c := cs.c
 	n, k := c.n, c.k
 	wakeTerm := c.wakeTerm(v[0])
 	psum, pwake := sum, uint64(0)
@@ -828,6 +993,9 @@ func (cs *collapsedStore) successorPrints(dst []uint64, v []uint32, sum uint64, 
 			for _, ch := range cs.chgBuf[:cs.nchg] {
 				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
 			}
+			if c.clocked {
+				fp += c.clockTermOf(to, cs.clk) - c.clockTermOf(to, v[1+n+k+q])
+			}
 		}
 		dst = append(dst, fp)
 	}
@@ -848,7 +1016,7 @@ func (cs *collapsedStore) action(p, e int, msg uint32) Action {
 // enabling rule (System.enabled), so numbered as System.Enabled numbers
 // them.
 func (cs *collapsedStore) enabled(acts []slot, v []uint32) []slot {
-	cs.vw = vecView{&cs.c, v}
+	cs.vw = vecView{cs.c, v}
 	// A channel's content number is 0 iff it is empty.
 	return cs.x.sy.enabled(spec.Set(v[0]), v[1+cs.c.n:], &cs.vw, acts)
 }
@@ -893,10 +1061,14 @@ func (cs *collapsedStore) stepOf(p, e int, msg, old uint32) (*czStep, *StepError
 // stepIdx is czStepOf giving the step's index in collapser.steps, which
 // stays valid while later steps are added.
 func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError) {
-	c, sy := &cs.c, cs.x.sy
-	idx, ok := c.stepIdx.get(cs.stepKey(e, msg, old))
+	c, sy := cs.c, cs.x.sy
+	base := msg
+	if c.clocked && e >= 0 {
+		base = c.msgBase[msg] // a step does not see the time
+	}
+	idx, ok := c.stepIdx.get(cs.stepKey(e, base, old))
 	if !ok {
-		if _, err := c.step(sy, old, cs.action(p, e, msg), msg); err != nil {
+		if _, err := c.step(sy, old, cs.action(p, e, msg), base); err != nil {
 			return 0, err
 		}
 		idx = uint32(len(c.steps) - 1)
@@ -935,6 +1107,9 @@ func stepKey(inPort []spec.Port, e int, msg, old uint32) uint64 {
 func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
 	fp, nw, nchg, _ := cs.c.next(cs.chgBuf[:0], cs.outEdge[p], false, v, sum, wakeTerm, p, e, msg, st)
 	cs.nchg = nchg
+	if cs.c.clocked {
+		cs.clk = cs.c.clockAfter(v, p, e, msg)
+	}
 	return fp, nw
 }
 
@@ -961,6 +1136,14 @@ func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, su
 		}
 	}
 	ok = true
+	var clk uint32 // with clocks, the process's clock after the step
+	if c.clocked {
+		was := v[1+n+k+p]
+		clk = c.clockAfter(v, p, e, msg)
+		if clk != was {
+			fp += c.clockTermOf(p, clk) - c.clockTermOf(p, was)
+		}
+	}
 	if pops >= 0 {
 		cont := v[1+n+pops]
 		to, found := c.removedIf(cont, msg, frozen)
@@ -976,7 +1159,13 @@ func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, su
 		if j == len(chg) {
 			chg = append(chg, czChange{o, v[1+n+o], v[1+n+o]})
 		}
-		to, found := c.pushedIf(chg[j].to, s.msg, frozen)
+		m := s.msg
+		if c.clocked {
+			var found bool
+			m, found = c.timedIf(m, clk+1, frozen)
+			ok = ok && found
+		}
+		to, found := c.pushedIf(chg[j].to, m, frozen)
 		ok = ok && found
 		chg[j].to = to
 	}
@@ -990,7 +1179,7 @@ func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, su
 // wake-up term given) at depth d: it chooses what the byte store's ample
 // chooses, from the same tables as the expansion.
 func (cs *collapsedStore) ample(v []uint32, sum, wakeTerm uint64, acts []slot, d int32) []slot {
-	c, x := &cs.c, cs.x
+	c, x := cs.c, cs.x
 	n := c.n
 	procs := cs.procs[:0]
 	for _, a := range acts {

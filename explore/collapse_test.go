@@ -61,6 +61,62 @@ func engines(t *testing.T, m spec.Machine, space configs.Space, opts Options) *R
 	return got
 }
 
+// TestCollapsedCostsAgree is TestCollapsedSearchAgrees for what elcheck
+// bounds measures: costs on the edges and causal clocks in the states,
+// with partial-order reduction as bounds runs it and without, n <= 3 (and
+// one-way rings at n = 4 as bounds runs them, without -short). It compares
+// the results and every configuration's costs, times and worst execution
+// (one worker: which configurations build theirs depends on the order
+// they finish in, ConfigCosts.Worst).
+func TestCollapsedCostsAgree(t *testing.T) {
+	if raceOn {
+		t.Skip("one worker: nothing for the race detector")
+	}
+	maxN := 4
+	if testing.Short() {
+		maxN = 3
+	}
+	for _, m := range protocols.All() {
+		info := m.Info()
+		costs := []Cost{{Name: "messages", Of: func(spec.Message) int64 { return 1 }}}
+		for k := range info.Messages {
+			costs = append(costs, Cost{Name: info.Messages[k], Of: func(m spec.Message) int64 { return int64(m.Kind) / int64(k+1) }})
+		}
+		costs = append(costs, Cost{Name: "ids", Of: func(m spec.Message) int64 { return int64(m.ID) % 5 }})
+		for n := 1; n <= fixtures.MaxN(info, maxN); n++ {
+			for _, tc := range []struct {
+				ch  spec.Channels
+				por bool
+			}{{spec.FIFO, true}, {spec.FIFO, false}, {spec.Bag, true}} {
+				if n == 4 && (tc.ch != spec.FIFO || !tc.por || info.Topology != spec.UniRing) ||
+					n == 3 && tc.ch == spec.Bag && info.Topology == spec.BiRing {
+					continue // the byte store is slow here (hs on bags: minutes)
+				}
+				t.Run(fmt.Sprintf("%s/n=%d/%v/por=%v", info.Name, n, tc.ch, tc.por), func(t *testing.T) {
+					space := configs.Space{Topologies: spec.MustTopologies(info.Topology, n), Channels: tc.ch}
+					run := func(bytes bool) (*Result, []ConfigCosts) {
+						var got []ConfigCosts
+						opts := Options{POR: tc.por, Workers: 1, PurityEvery: 2, Costs: costs, Time: true, IgnoreBound: true, bytes: bytes,
+							OnConfig: func(c ConfigCosts) { got = append(got, c) }}
+						return Check(context.Background(), m, space, opts), got
+					}
+					res, got := run(false)
+					wantRes, want := run(true)
+					if diff := cmp.Diff(wantRes, res, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("results differ (-bytes +collapsed):\n%s", diff)
+					}
+					if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("costs differ (-bytes +collapsed):\n%s", diff)
+					}
+					if res.States == 0 {
+						t.Fatal("nothing explored")
+					}
+				})
+			}
+		}
+	}
+}
+
 // TestCollapsedSearchIsUsed checks that the searches the comparison above
 // relies on do run collapsed, and the ones it cannot serve do not.
 func TestCollapsedSearchIsUsed(t *testing.T) {
@@ -75,7 +131,8 @@ func TestCollapsedSearchIsUsed(t *testing.T) {
 		{"unreduced FIFO", func(*Options) {}, true},
 		{"reduced", func(o *Options) { o.POR = true }, true},
 		{"exact", func(o *Options) { o.Exact = true }, true},
-		{"time", func(o *Options) { o.Time = true }, false},
+		{"time", func(o *Options) { o.Time = true }, true},
+		{"costs", func(o *Options) { o.Costs = []Cost{{Name: "messages", Of: func(spec.Message) int64 { return 1 }}} }, true},
 		{"dfs", func(o *Options) { o.Search = DFS }, false},
 		{"bag", func(*Options) {}, true},
 	} {
@@ -170,29 +227,34 @@ func TestVectorRoundTrip(t *testing.T) {
 // of the states or the channels' order changes.
 func TestCollapserStartsAfresh(t *testing.T) {
 	var c collapser
-	c.prepare(3, 3, false)
+	c.prepare(3, 3, false, false)
 	c.internChan([]uint32{c.internMsg(spec.Message{Kind: 1, ID: 5})})
 	if len(c.chanSeq) != 2 || len(c.msgs) != 1 {
 		t.Fatalf("%d contents, %d messages before", len(c.chanSeq), len(c.msgs))
 	}
-	c.prepare(3, 3, false) // same shape, small: kept
+	c.prepare(3, 3, false, false) // same shape, small: kept
 	if len(c.chanSeq) != 2 {
 		t.Fatal("the tables were dropped though small")
 	}
 	c.size = czLimit
-	c.prepare(3, 3, false)
+	c.prepare(3, 3, false, false)
 	if len(c.chanSeq) != 1 || len(c.msgs) != 0 || c.chanLen[0] != 0 || c.size >= czLimit {
 		t.Fatalf("after the limit: %d contents, %d messages, size %d", len(c.chanSeq), len(c.msgs), c.size)
 	}
 	c.internMsg(spec.Message{Kind: 1})
-	c.prepare(3, 3, true)
+	c.prepare(3, 3, true, false)
 	if !c.bag || len(c.msgs) != 0 {
 		t.Fatalf("after bags: bag %v, %d messages", c.bag, len(c.msgs))
 	}
 	c.internMsg(spec.Message{Kind: 1})
-	c.prepare(4, 4, false)
-	if c.n != 4 || len(c.msgs) != 0 || len(c.salt) != 9 {
+	c.prepare(4, 4, false, false)
+	if c.n != 4 || len(c.msgs) != 0 || len(c.salt) != 1+2*4+4 { // room for clocks
 		t.Fatalf("after a new shape: n %d, %d messages, %d salts", c.n, len(c.msgs), len(c.salt))
+	}
+	c.internMsg(spec.Message{Kind: 1})
+	c.prepare(4, 4, false, true)
+	if !c.clocked || len(c.msgs) != 0 || c.width() != 1+2*4+4 {
+		t.Fatalf("after clocks: clocked %v, %d messages, width %d", c.clocked, len(c.msgs), c.width())
 	}
 }
 

@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/elcheck/elcheck/invariants"
 )
@@ -93,17 +94,14 @@ func (x *searcher) analyse(r *configResult) {
 	if len(x.opts.Costs) == 0 && !x.opts.Time {
 		return
 	}
-	c := &ConfigCosts{Min: make([]int64, len(x.opts.Costs)), Max: make([]int64, len(x.opts.Costs))}
-	for k := range x.opts.Costs {
-		w := func(ei int32) int64 { return x.weights.at(ei*int32(len(x.opts.Costs)) + int32(k)) }
-		var kworst int32
-		var kvia []int32
-		c.Min[k], c.Max[k], kworst, kvia = x.pathRange(order, w)
-		if k == 0 {
-			c.Worst = x.pathActions(x.pathTo(kworst, kvia))
-			for i := range c.Worst {
-				c.Worst[i].Msg.Time = 0 // as in a system without clocks, which replays it
-			}
+	c := &ConfigCosts{}
+	var worst0 int32
+	var via0 []int32
+	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs))
+	if len(c.Max) > 0 && x.wantWorst(c.Max[0], r.maxMsg) {
+		c.Worst = append([]Action{}, x.pathActions(x.pathTo(worst0, via0))...) // not nil: built
+		for i := range c.Worst {
+			c.Worst[i].Msg.Time = 0 // as in a system without clocks, which replays it
 		}
 	}
 	if x.opts.Time {
@@ -163,6 +161,66 @@ func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, 
 		}
 	}
 	return minW, hi[worst], worst, via
+}
+
+// pathRanges is pathRange for the nc costs on the edges (Options.Costs)
+// at once, in one pass over the graph: the least and greatest total of
+// each, and for the first cost a terminal state reached by a heaviest
+// path and the predecessor of each state on a heaviest path to it.
+func (x *searcher) pathRanges(order []int32, nc int) (mins, maxs []int64, worst int32, via []int32) {
+	if nc == 0 {
+		return nil, nil, -1, nil
+	}
+	n := len(order)
+	lo, hi := make([]int64, n*nc), make([]int64, n*nc)
+	via = make([]int32, n)
+	reached := make([]bool, n)
+	for i := range n {
+		via[i] = -1
+	}
+	reached[0] = true
+	for _, v := range order {
+		if !reached[v] {
+			continue
+		}
+		lv, hv := lo[int(v)*nc:int(v+1)*nc], hi[int(v)*nc:int(v+1)*nc]
+		for ei, to := range x.successors(v) {
+			first := !reached[to]
+			reached[to] = true
+			lt, ht := lo[int(to)*nc:int(to+1)*nc], hi[int(to)*nc:int(to+1)*nc]
+			for k := range nc {
+				w := x.weights.at(ei*int32(nc) + int32(k))
+				if l := lv[k] + w; first || l < lt[k] {
+					lt[k] = l
+				}
+				if h := hv[k] + w; first || h > ht[k] {
+					ht[k] = h
+					if k == 0 {
+						via[to] = v
+					}
+				}
+			}
+		}
+	}
+	mins, maxs = make([]int64, nc), make([]int64, nc)
+	worst = -1
+	for v := range int32(n) {
+		if !x.terminal(v) {
+			continue
+		}
+		for k := range nc {
+			l, h := lo[int(v)*nc+k], hi[int(v)*nc+k]
+			if worst < 0 {
+				mins[k], maxs[k] = l, h
+				continue
+			}
+			mins[k], maxs[k] = min(mins[k], l), max(maxs[k], h)
+		}
+		if worst < 0 || hi[int(v)*nc] > hi[int(worst)*nc] {
+			worst = v
+		}
+	}
+	return mins, maxs, worst, via
 }
 
 // pathTo follows via (the predecessor on a heaviest path) back from state
@@ -279,4 +337,32 @@ func (x *searcher) pathActions(path []int32) []Action {
 		}
 	}
 	return acts
+}
+
+// worstSoFar is the greatest first cost of the configurations finished,
+// and the first configuration, in order, that has it.
+type worstSoFar struct {
+	mu    sync.Mutex
+	most  int64
+	index int // -1: none yet
+}
+
+// wantWorst reports whether the configuration being searched, whose
+// greatest first cost is most and most messages maxMsg, builds its
+// ConfigCosts.Worst, and notes it.
+func (x *searcher) wantWorst(most int64, maxMsg int) bool {
+	if invariants.CheckBound(x.sy.Info, &x.sy.Config.Topology, maxMsg) != nil {
+		return true
+	}
+	w := x.worstSeen
+	if w == nil {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.index >= 0 && (most < w.most || most == w.most && x.configIndex > w.index) {
+		return false
+	}
+	w.most, w.index = most, x.configIndex
+	return true
 }

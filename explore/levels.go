@@ -319,7 +319,7 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 	for w := range lv.wks {
 		wk := &lv.wks[w]
 		wk.used[sg.parity] = 0
-		wk.c, wk.sy, wk.inPort, wk.outEdge, wk.kview = cs.c, x.sy, cs.inPort, cs.outEdge, x.kview
+		wk.c, wk.sy, wk.inPort, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.outEdge, x.kview
 	}
 	var cursor atomic.Int32
 	return func(w int) {
@@ -513,7 +513,7 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 // runs the purity check where purityDue says, as expand does; a failing
 // check cuts out there, as expand stops, and countUses reports it.
 func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
-	c, every := &cs.c, cs.x.opts.PurityEvery
+	c, every := cs.c, cs.x.opts.PurityEvery
 	base := 0
 	for s, nc := range out.ncand {
 		for a := range int(nc) {

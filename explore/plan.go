@@ -27,7 +27,10 @@ func (x *searcher) planFor(sy *System) plan {
 		// share the levels (levels.go) of an unreduced search on
 		// fingerprints: the reduction's proviso and the exact set's
 		// numbering read the visited set in the sequential order.
-		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact}
+		// Costs are weights on edges, recorded from the start; the
+		// workers' phases carry neither costs nor clocks.
+		costs := len(x.opts.Costs) > 0
+		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact && !costs && !sy.Clocks, edges: costs}
 	}
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads
@@ -37,11 +40,11 @@ func (x *searcher) planFor(sy *System) plan {
 }
 
 // collapsible reports whether the configuration of sy can be searched
-// with collapsed states: breadth-first, without clocks or costs, not forced onto another engine by a test, whose protocol does
-// not choose, with channels unbounded, with at most 32
-// processes and with ports that fit a step's key.
+// with collapsed states: breadth-first, not forced onto another engine by
+// a test, whose protocol does not choose, with channels unbounded, with at
+// most 32 processes and with ports that fit a step's key.
 func (x *searcher) collapsible(sy *System) bool {
-	if x.opts.Search != BFS || len(x.opts.Costs) > 0 || sy.Clocks || x.keepStates ||
+	if x.opts.Search != BFS || x.keepStates ||
 		sy.Info.Chooses || sy.Config.Capacity > 0 || // the vector's step table keys no choice, and no held sends
 		x.opts.par > 0 || x.opts.bytes ||
 		sy.N() > 32 { // the wake-up set is a vector's uint32

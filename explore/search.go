@@ -56,7 +56,12 @@ type configResult struct {
 type searcher struct {
 	sy   *System
 	opts Options // a copy: compareRelabelled changes it
-	plan plan
+	// worstSeen is the greatest first cost of the configurations finished,
+	// shared by a check's searchers (ConfigCosts.Worst); configIndex the
+	// configuration's index in the check.
+	worstSeen   *worstSoFar
+	configIndex int
+	plan        plan
 	graph
 	kept window // the records of the states still to expand (all, depth-first)
 	// keepStates keeps every state's record in breadth-first search too
@@ -452,8 +457,10 @@ func (x *searcher) search(sy *System) configResult {
 	if sy.Clocks {
 		plain := *sy
 		plain.Clocks = false
-		budget := *x.budget
-		if r := x.searchOnce(&plain); r.violation != nil || r.stopped != nil {
+		budget, costs := *x.budget, x.opts.Costs
+		x.opts.Costs = nil // the figures are the search with clocks'
+		r := x.searchOnce(&plain)
+		if x.opts.Costs = costs; r.violation != nil || r.stopped != nil {
 			return r
 		}
 		*x.budget = budget
