@@ -76,9 +76,10 @@ BOUNDS_N ?= 3..7
 ## of millions at 6.
 BOUNDS_N_BIRING ?= 3..5
 ## Networks: every tree, connected graph or complete graph on n, each with
-## its own placements: trees to 5 (n = 6 is 84 million states), graphs to 3
-## (echo on the six graphs of 4 is 47 million), complete graphs to 4.
-BOUNDS_N_TREE ?= 2..5
+## its own placements: trees to 6 (n = 7 is 7 million configurations, an
+## hour), graphs to 3 (echo on the six graphs of 4 is 47 million states),
+## complete graphs to 4.
+BOUNDS_N_TREE ?= 2..6
 BOUNDS_N_GRAPH ?= 2..3
 BOUNDS_N_COMPLETE ?= 2..4
 BOUNDS_MARK = <!-- make bounds-doc writes everything below this line -->

@@ -140,6 +140,7 @@ type collapser struct {
 	msgBase   []uint32
 	timed     czMap
 	clockTerm []uint64
+	chanPlain []uint32 // plainChan's, plus one; 0: not yet
 	// stepW[i*len(Options.Costs)+j] is cost j of step i's sends, for the
 	// steps before stepWn (Options.Costs).
 	stepW  []int64
@@ -436,6 +437,41 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 	}
 	c.size += int64(16 + 24 + 12*len(sends))
 	return &c.steps[len(c.steps)-1], nil
+}
+
+// plainPrint is the fingerprint sum fp of vector v without its clocks'
+// terms and with its channels' messages' send times left out: a
+// fingerprint of v's state without clocks.
+func (cs *collapsedStore) plainPrint(fp uint64, v []uint32) uint64 {
+	c := cs.c
+	for p, t := range v[1+c.n+c.k:] {
+		fp -= c.clockTermOf(p, t)
+	}
+	for e, id := range v[1+c.n : 1+c.n+c.k] {
+		if id != 0 {
+			fp += c.chanTerm[int(c.plainChan(id))*c.k+e] - c.chanTerm[int(id)*c.k+e]
+		}
+	}
+	return fp
+}
+
+// plainChan is channel content id with its messages' send times left out.
+// (On a bag, the order without the times is still Compare's.)
+func (c *collapser) plainChan(id uint32) uint32 {
+	if int(id) < len(c.chanPlain) && c.chanPlain[id] != 0 {
+		return c.chanPlain[id] - 1
+	}
+	seq := c.chanSeq[id]
+	base := make([]uint32, len(seq))
+	for i, m := range seq {
+		base[i] = c.msgBase[m]
+	}
+	p := c.internChan(base)
+	for len(c.chanPlain) < len(c.chanSeq) {
+		c.chanPlain = append(c.chanPlain, 0)
+	}
+	c.chanPlain[id] = p + 1
+	return p
 }
 
 // stepWeights is what step i's sends cost, one figure per cost.

@@ -19,6 +19,44 @@ func (x *searcher) analyse(r *configResult) {
 		x.layeredResult(r, int64(x.termMin), int64(x.termMax), x.worst)
 		return
 	}
+	var order []int32
+	if x.layered {
+		// Breadth-first search numbers a layered graph's states level by
+		// level: a topological order, in which every path to a state is
+		// as long as its depth.
+		if x.layeredResult(r, int64(x.termMin), int64(x.termMax), x.worst); r.violation != nil {
+			return
+		}
+		order = make([]int32, x.states())
+		for i := range order {
+			order[i] = int32(i)
+		}
+	} else if order = x.topological(r); order == nil {
+		return
+	}
+	if len(x.opts.Costs) == 0 && !x.opts.Time {
+		return
+	}
+	c := &ConfigCosts{}
+	var worst0 int32
+	var via0 []int32
+	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs))
+	if len(c.Max) > 0 && x.wantWorst(c.Max[0], r.maxMsg) {
+		c.Worst = append([]Action{}, x.pathActions(x.pathTo(worst0, via0))...) // not nil: built
+		for i := range c.Worst {
+			c.Worst[i].Msg.Time = 0 // as in a system without clocks, which replays it
+		}
+	}
+	if x.opts.Time {
+		c.MinTime, c.MaxTime = r.minTime, r.maxTime
+	}
+	r.costs = c
+}
+
+// topological returns a topological order of the graph, and sets the
+// fewest and most messages of r; or it sets r's violation (a cycle, or the
+// declared bound exceeded) and returns nil.
+func (x *searcher) topological(r *configResult) []int32 {
 	n := x.states()
 	indeg := make([]int32, n)
 	for v := range n {
@@ -59,7 +97,7 @@ func (x *searcher) analyse(r *configResult) {
 	}
 	if len(order) < int(n) {
 		r.violation = x.lasso(indeg)
-		return
+		return nil
 	}
 	// Messages need no weights: a step sends as many messages as the
 	// channels gain, plus the one it consumed if it is a delivery. Summed
@@ -89,25 +127,9 @@ func (x *searcher) analyse(r *configResult) {
 	if bv := x.overBound(r.maxMsg); bv != nil {
 		_, _, _, via := x.pathRange(order, func(int32) int64 { return 1 })
 		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
-		return
+		return nil
 	}
-	if len(x.opts.Costs) == 0 && !x.opts.Time {
-		return
-	}
-	c := &ConfigCosts{}
-	var worst0 int32
-	var via0 []int32
-	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs))
-	if len(c.Max) > 0 && x.wantWorst(c.Max[0], r.maxMsg) {
-		c.Worst = append([]Action{}, x.pathActions(x.pathTo(worst0, via0))...) // not nil: built
-		for i := range c.Worst {
-			c.Worst[i].Msg.Time = 0 // as in a system without clocks, which replays it
-		}
-	}
-	if x.opts.Time {
-		c.MinTime, c.MaxTime = r.minTime, r.maxTime
-	}
-	r.costs = c
+	return order
 }
 
 // layeredResult sets the message counts of a layered graph whose terminal

@@ -142,6 +142,10 @@ func (x *searcher) run(sy *System) configResult {
 // it gave up because the graph is not layered and no edges are recorded.
 func (x *searcher) explore(r *configResult) bool {
 	rec, fp, init := x.st.begin(x.sy)
+	if x.plainCheck {
+		x.plainSeen.reset()
+		x.plainSeen.put(x.cz.plainPrint(fp, x.cz.v), 0)
+	}
 	x.seen.put(x.st.recKey(rec), fp, 0)
 	x.kept.add(rec)
 	x.record(-1, 0, 0)
@@ -201,6 +205,24 @@ func (x *searcher) explore(r *configResult) bool {
 	return true
 }
 
+// notLayered is what takeState does when it finds the graph, or without
+// clocks its projection, not layered (search).
+func (x *searcher) notLayered(r *configResult) taken {
+	if x.plainCheck {
+		r.stopped = errClocksUnbounded
+		return stopped
+	}
+	return unlayered
+}
+
+// plainLayered notes the state keep just wrote, at depth d, by its
+// fingerprint sum fp without its clocks' terms, and reports whether that
+// projection has been met at no other depth (search).
+func (x *searcher) plainLayered(fp uint64, d int32) bool {
+	at, seen := x.plainSeen.put(x.cz.plainPrint(fp, x.cz.w), d)
+	return !seen || at == d
+}
+
 // taken is what takeState did with a state's successors.
 type taken uint8
 
@@ -249,12 +271,15 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 			x.addEdge(j)
 		}
 		if seen {
-			if x.noteDuplicate(j, d); noEdges && !x.layered {
-				return unlayered
+			if x.noteDuplicate(j, d); !x.layered && (noEdges || x.plainCheck) {
+				return x.notLayered(r)
 			}
 			continue
 		}
 		rec := x.st.keep(&x.kept, out, ci)
+		if x.plainCheck && !x.plainLayered(cd.fp, d+1) {
+			return x.notLayered(r)
+		}
 		x.record(i, int(cd.k), d+1)
 		r.states++
 		r.maxDepth = max(r.maxDepth, int(d)+1)

@@ -56,6 +56,11 @@ type configResult struct {
 type searcher struct {
 	sy   *System
 	opts Options // a copy: compareRelabelled changes it
+	// plainCheck: the search with clocks checks, state by state, that the
+	// graph without them is layered (search); plainSeen holds the depth of
+	// each projection met.
+	plainCheck bool
+	plainSeen  fpSet
 	// worstSeen is the greatest first cost of the configurations finished,
 	// shared by a check's searchers (ConfigCosts.Worst); configIndex the
 	// configuration's index in the check.
@@ -447,13 +452,34 @@ func (x *searcher) memBytes() int64 {
 		int64(x.ebytes.len()) + int64(x.weights.len())*8 + x.lv.bytes()
 }
 
+// errClocksUnbounded stops a search with clocks whose graph without them
+// turns out not to be layered (search).
+var errClocksUnbounded = errors.New("the graph without clocks is not layered")
+
 // search explores one configuration breadth- or depth-first, and again
 // with state caching if that outgrows the memory budget. With causal
-// clocks it first explores the configuration without them: along a cycle
+// clocks it explores the configuration without them first: along a cycle
 // the clocks grow without end, so a protocol that can run forever has an
 // infinite graph with clocks, and its cycle is found without them, as the
-// termination violation it is.
+// termination violation it is. On collapsed states the search with clocks
+// goes first instead, checking as it goes that the graph without them is
+// layered, which bounds it.
 func (x *searcher) search(sy *System) configResult {
+	if sy.Clocks && x.memLimit == 0 && x.collapsible(sy) {
+		// Unless the graph without clocks turns out not to be layered
+		// (and so perhaps not acyclic): then the search with clocks stops
+		// (errClocksUnbounded) and the two searches follow. A layered
+		// graph has no cycle, and every violation it has is met with
+		// clocks too, at the same depth, and found again without them.
+		budget := *x.budget
+		x.plainCheck = true
+		r := x.searchOnce(sy)
+		x.plainCheck = false
+		if r.violation == nil && r.stopped == nil {
+			return r
+		}
+		*x.budget = budget
+	}
 	if sy.Clocks {
 		plain := *sy
 		plain.Clocks = false
