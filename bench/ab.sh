@@ -9,11 +9,14 @@
 #   - full sweeps: `verify -algo=dkr -n=N` for N in SWEEPS (default 6 7);
 #   - one large configuration, unreduced (bench/engine.sh's DKR graph, the
 #     one SPIN also explores): n in CONFIGS (default 12 13), 1 and 2 workers;
-#   - the Go benchmarks `make bench` runs: Sweep, Config (n = 10, 12),
-#     PerCore, VisitedSetInsert.
+#   - `bounds -algo=A -n=N` for each A:N in BOUNDS (default tree:5 cr:3..7
+#     hs:3..4), with causal clocks and costs;
+#   - unless GOBENCH=0, the Go benchmarks `make bench` runs: Sweep, Config
+#     (n = 10, 12), PerCore, VisitedSetInsert.
 #
 #   bash bench/ab.sh                 # HEAD~1 against the working tree: ~10 minutes
 #   OLD=dde277a ROUNDS=3 bash bench/ab.sh
+#   OLD=64b831b SWEEPS= CONFIGS= GOBENCH=0 bash bench/ab.sh   # bounds only
 #
 # Timings on a shared machine wander by 20 % or more; ratios of medians of
 # interleaved runs are what to read. Not part of CI.
@@ -24,6 +27,8 @@ OLD=${OLD-HEAD~1}
 ROUNDS=${ROUNDS-5}
 SWEEPS=${SWEEPS-"6 7"}
 CONFIGS=${CONFIGS-"12 13"}
+BOUNDS=${BOUNDS-"tree:5 cr:3..7 hs:3..4"}
+GOBENCH=${GOBENCH-1}
 out=$root/bench/out/ab
 mkdir -p "$out"
 die() { echo "ab.sh: $*" >&2; exit 2; }
@@ -73,6 +78,10 @@ for ((r = 1; r <= ROUNDS; r++)); do
 					-initiators=all -reduce=none -skip-comparison-only -workers="$w"
 			done
 		done
+		for b in $BOUNDS; do
+			run "bounds ${b%%:*} -n=${b#*:}" $side "$out/$side-elcheck" bounds -algo="${b%%:*}" -n="${b#*:}"
+		done
+		[[ $GOBENCH == 0 ]] && continue
 		bench "BenchmarkSweep (dkr n=6, 1 worker)" $side '^BenchmarkSweep$' 3x
 		bench "BenchmarkConfig dkr n=10, 1 worker" $side '^BenchmarkConfig$/dkr/n=10/workers=1$' 5x
 		bench "BenchmarkConfig dkr n=12, 1 worker" $side '^BenchmarkConfig$/dkr/n=12/workers=1$' 3x
