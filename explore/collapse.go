@@ -657,6 +657,12 @@ type collapsedStore struct {
 // numbers stand for their contents one to one, so equal vectors are
 // equal states.
 func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st *czStep) []byte {
+	return appendVec(dst, cs.successor(v, p, nw, st))
+}
+
+// successor writes into cs.w the vector of the successor of v that next
+// just computed (process p's step st, wake-up set nw), and returns it.
+func (cs *collapsedStore) successor(v []uint32, p int, nw uint32, st *czStep) []uint32 {
 	n := cs.c.n
 	w := append(cs.w[:0], v...)
 	w[0], w[1+p] = nw, st.next
@@ -667,7 +673,7 @@ func (cs *collapsedStore) appendKey(dst []byte, v []uint32, p int, nw uint32, st
 		w[1+n+cs.c.k+p] = cs.clk
 	}
 	cs.w = w
-	return appendVec(dst, w)
+	return w
 }
 
 // key is the exact key of the state encoded as enc (lookup).
@@ -833,7 +839,6 @@ func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, st *czSt
 // successors are found before, so this is cheaper than noting every
 // successor's changes (measured).
 func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
-	n := cs.c.n
 	cd := &out.cands[c]
 	if out.res != nil && cs.loaded != cs.parent {
 		cs.load(cs.parent) // expanded elsewhere (levels.go)
@@ -841,15 +846,7 @@ func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
 	p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
 	st := &cs.c.steps[cd.aux>>32]
 	_, nw := cs.next(cs.v, cs.sum, cs.wakeTerm, p, e, msg, st)
-	w := append(cs.w[:0], cs.v...)
-	w[0], w[1+p] = nw, st.next
-	for _, ch := range cs.chgBuf[:cs.nchg] {
-		w[1+n+ch.edge] = ch.to
-	}
-	if cs.c.clocked {
-		w[1+n+cs.c.k+p] = cs.clk
-	}
-	cs.w = w
+	w := cs.successor(cs.v, p, nw, st)
 	ch := win.reserve(8 + 5*len(w))
 	start := len(ch.buf)
 	ch.buf = appendVec(binary.LittleEndian.AppendUint64(ch.buf, cd.fp), w)
