@@ -74,8 +74,9 @@ type Options struct {
 	// search would outgrow its share is searched again breadth-first with
 	// its visited set, frontier and parents on disk (disk.go: Stern and
 	// Dill's delayed duplicate detection, as TLC's disk-backed sets), with
-	// the same counts, verdicts and traces, if its graph is layered;
-	// otherwise depth-first with a state cache of that size
+	// the same counts, verdicts and traces (and its edges too, if its
+	// graph is not layered); a depth-first search, or one with costs or
+	// clocks, is searched again depth-first with a state cache of that size
 	// (github.com/dgraph-io/ristretto/v2): SPIN's and VeriSoft's
 	// state-space caching, where an evicted state is explored again and
 	// none is missed; the cached configurations report visits, not
@@ -101,12 +102,10 @@ type Options struct {
 	// bytes, for tests: never search with collapsed states (collapse.go).
 	bytes bool
 	// diskBatch, for tests: the disk search (disk.go) flushes its batch
-	// every diskBatch new successors; noDisk: a search over the memory
-	// budget goes to the state cache at once; diskOnly: a disk search that
-	// gives up stops the check (errUnlayered) instead of going to the
-	// cache.
-	diskBatch        int
-	noDisk, diskOnly bool
+	// every diskBatch new successors (or twice as many edges); noDisk: a
+	// search over the memory budget goes to the state cache at once.
+	diskBatch int
+	noDisk    bool
 }
 
 // DefaultOptions returns the options `elcheck verify` uses.
@@ -368,8 +367,6 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	case errors.As(stopped, &internal):
 		res.Internal = internal.What
 		res.Incomplete = "internal error"
-	case errors.Is(stopped, errUnlayered):
-		res.Incomplete = "the disk search met a graph that is not layered"
 	case errors.As(stopped, new(*DiskError)):
 		res.Incomplete = stopped.Error()
 	case errors.Is(stopped, errMemory):

@@ -28,11 +28,11 @@ import (
 //
 // Counts, verdicts and traces are the in-memory search's: states are
 // numbered and checked in the same order, and a trace is rebuilt from the
-// parents on disk. It needs a layered graph (every edge from one depth to
-// the next: DKR's, and most protocols'), since it records no edges for the
-// analyses after the search; a search that finds an edge to an earlier
-// level gives up, and the configuration is searched with the state cache
-// instead (cache.go).
+// parents on disk. A layered graph (every edge from one depth to the
+// next: DKR's, and most protocols') needs no edges for the analyses after
+// the search; a search without edges that finds an edge to an earlier
+// level gives up, and the configuration is searched again with its edges
+// written to a file as well (diskedges.go).
 
 // errUnlayered stops a disk search that met an edge to an earlier level.
 var errUnlayered = errors.New("the graph is not layered")
@@ -58,14 +58,28 @@ type diskEnt struct {
 	parent   int32
 	k        int32  // the action's number in the parent's enabled list
 	off, end uint32 // its record in the batch's recs
-	idx      int32  // its state number once numbered (diskNew before, diskOld if found before)
+	idx      int32  // its state number once numbered (diskNew before, oldRef(j) if found before as j)
 	same     bool   // as candidate.same
 }
 
 const (
 	diskNew = -1
-	diskOld = -2
+	diskOld = -2 // and below: found before (oldRef)
 )
+
+// oldRef is the idx of an entry found before as state j.
+func oldRef(j int32) int32 { return diskOld - j }
+
+// target is the number of the state e is, new or found before.
+func (e *diskEnt) target() int32 {
+	if e.idx >= 0 {
+		return e.idx
+	}
+	return diskOld - e.idx
+}
+
+// diskEdge is an edge found in the batch, from a state to an entry.
+type diskEdge struct{ from, ent int32 }
 
 // diskBatch is the successors of a level collected since the last flush:
 // each distinct one once, in the order the search found them, with a
@@ -77,6 +91,10 @@ type diskBatch struct {
 	mask  uint64
 	max   int // entries before a flush
 	recs0 int // record bytes before a flush
+	// edges, when the search records them: every successor found, as
+	// (state, entry), in the order found; emax before a flush.
+	edges []diskEdge
+	emax  int
 }
 
 // sortedRun is a file of states sorted by fingerprint (and key): each
@@ -117,6 +135,10 @@ type diskSearch struct {
 	old []sortedRun
 	cur sortedRun // the next level's states found so far
 	log parentLog
+	// edges, if set, records the edges (a graph that is not layered);
+	// backward is set once one goes to an earlier level or the same.
+	edges    *edgeFile
+	backward bool
 	// The level being expanded is read from lvl[d%2], the next written to
 	// lvl[(d+1)%2].
 	lvl   [2]*os.File
@@ -133,16 +155,16 @@ type diskSearch struct {
 
 // diskable reports whether the configuration of sy can be searched on
 // disk once its search in memory is over the budget: breadth-first,
-// without costs or clocks (their analyses need the edges), on a graph the
-// search in memory found layered so far.
+// without costs or clocks (their analyses weigh the edges).
 func (x *searcher) diskable(sy *System) bool {
-	return x.opts.Search == BFS && len(x.opts.Costs) == 0 && !sy.Clocks && x.layered && !x.opts.noDisk
+	return x.opts.Search == BFS && len(x.opts.Costs) == 0 && !sy.Clocks && !x.opts.noDisk
 }
 
 // runDisk searches sy's configuration breadth-first with its sets on disk
-// (see above). It reports errUnlayered in r.stopped if the graph turns out
-// not to be layered.
-func (x *searcher) runDisk(sy *System) configResult {
+// (see above). Without edges, it reports errUnlayered in r.stopped if the
+// graph turns out not to be layered; with them, it records every edge on
+// disk and analyses the graph after the search, layered or not.
+func (x *searcher) runDisk(sy *System, edges bool) configResult {
 	x.reset(sy, plan{collapsed: x.collapsible(sy)})
 	r := configResult{minMsg: -1, minTime: -1}
 	files, err := x.diskFiles()
@@ -151,11 +173,23 @@ func (x *searcher) runDisk(sy *System) configResult {
 		return r
 	}
 	ds := &diskSearch{x: x, files: files, exact: x.opts.Exact}
+	if edges {
+		if files.ef.f == nil {
+			f, err := files.create()
+			if err != nil {
+				r.stopped = &DiskError{err}
+				return r
+			}
+			files.ef.f = f
+		}
+		ds.edges = &files.ef
+		ds.edges.reset(ds.edges.f)
+	}
 	x.seen = &diskSet{ds}
 	x.graph.log = &ds.log
 	x.cz.keys = true
 	defer func() {
-		x.graph.log = nil
+		x.graph.log, x.graph.disk = nil, nil
 		x.cz.keys = false
 		ds.release()
 		x.seen = &x.fps
@@ -182,10 +216,15 @@ func (ds *diskSearch) plan(limit int64) {
 		room = int64(n) * (diskEntBytes + 64)
 	}
 	b := &ds.b
-	b.max = int(room / 2 / diskEntBytes)
-	b.recs0 = int(room / 2)
+	parts := int64(2)
+	if ds.edges != nil {
+		parts = 3 // a third for the edges
+		b.emax = int(room / 3 / 8)
+	}
+	b.max = int(room / parts / diskEntBytes)
+	b.recs0 = int(room / parts)
 	if n := ds.x.opts.diskBatch; n > 0 {
-		b.max = n
+		b.max, b.emax = n, 2*n
 	}
 	size := 1
 	for size < 2*b.max {
@@ -201,7 +240,10 @@ func (ds *diskSearch) plan(limit int64) {
 		df.order = make([]int32, 0, b.max)
 	}
 	clear(df.slots)
-	b.slots, b.ents, b.recs, ds.order = df.slots, df.ents[:0], df.recs[:0], df.order[:0]
+	if ds.edges != nil && cap(df.edges) < b.emax {
+		df.edges = make([]diskEdge, 0, b.emax)
+	}
+	b.slots, b.ents, b.recs, b.edges, ds.order = df.slots, df.ents[:0], df.recs[:0], df.edges[:0], df.order[:0]
 	b.mask = uint64(size - 1)
 	ds.log.f, ds.lvl = ds.files.parents, ds.files.lvl
 	for _, f := range append([]*os.File{ds.log.f}, ds.lvl[:]...) {
@@ -239,6 +281,9 @@ type diskFiles struct {
 	ents  []diskEnt
 	recs  []byte
 	order []int32
+	edges []diskEdge
+	// The edge file of a search on a graph that is not layered.
+	ef edgeFile
 }
 
 // diskFiles returns the searcher's files, creating them the first time.
@@ -290,7 +335,7 @@ func (df *diskFiles) release(f *os.File) { df.free = append(df.free, f) }
 
 // close closes the files and removes the directory.
 func (df *diskFiles) close() {
-	for _, f := range append(append(df.free, df.parents), df.lvl[:]...) {
+	for _, f := range append(append(df.free, df.parents, df.ef.f), df.lvl[:]...) {
 		if f != nil {
 			f.Close()
 		}
@@ -388,9 +433,28 @@ func (ds *diskSearch) search(r *configResult) {
 		ds.cur = sortedRun{}
 		lo = hi
 	}
+	if ds.err == nil && ds.edges != nil {
+		ds.analyseEdges(r)
+		return
+	}
 	if ds.err == nil {
 		x.analyse(r)
 	}
+}
+
+// analyseEdges analyses the graph with its edges on disk: the batch's
+// storage is given back first, for the analysis's own (graph.go's Kahn's
+// algorithm keeps 12 bytes per state).
+func (ds *diskSearch) analyseEdges(r *configResult) {
+	x, df := ds.x, ds.files
+	if ds.err = ds.edges.finish(x.states()); ds.err != nil {
+		return
+	}
+	df.slots, df.ents, df.recs, df.order, df.edges = nil, nil, nil, nil, nil
+	ds.b = diskBatch{}
+	ds.order = nil
+	x.graph.disk, x.graph.noEdges, x.graph.layered = ds.edges, false, !ds.backward
+	x.analyse(r)
 }
 
 // add puts candidate c of out, a successor of state i, in the batch
@@ -411,11 +475,21 @@ func (ds *diskSearch) add(i int32, out *expansion, c int) bool {
 		e := &b.ents[b.slots[h]-1]
 		if e.fp == cd.fp && (!ds.exact || bytes.Equal(ds.keyOf(b.recs[e.off:e.end]), key)) {
 			b.recs = b.recs[:off] // a successor found before in this level
+			if ds.edges != nil {
+				b.edges = append(b.edges, diskEdge{i, b.slots[h] - 1})
+				return len(b.edges) >= b.emax
+			}
 			return false
 		}
 	}
 	b.ents = append(b.ents, diskEnt{fp: cd.fp, parent: i, k: cd.k, off: uint32(off), end: uint32(len(b.recs)), idx: diskNew, same: cd.same})
 	b.slots[h] = int32(len(b.ents))
+	if ds.edges != nil {
+		b.edges = append(b.edges, diskEdge{i, int32(len(b.ents) - 1)})
+		if len(b.edges) >= b.emax {
+			return true
+		}
+	}
 	return len(b.ents) >= b.max || len(b.recs) >= b.recs0
 }
 
@@ -460,9 +534,14 @@ func (ds *diskSearch) flush(d int32, r *configResult) bool {
 	slices.SortFunc(order, func(p, q int32) int { return ds.cmpEnts(&b.ents[p], &b.ents[q]) })
 	ds.order = order
 	for _, run := range ds.old {
-		if ds.scan(run, order, true) {
-			r.stopped = errUnlayered
-			return true
+		// Without edges, a state found in an earlier level (or this one)
+		// ends the search; with them, it is an edge back.
+		if ds.scan(run, order, ds.edges == nil) {
+			if ds.edges == nil {
+				r.stopped = errUnlayered
+				return true
+			}
+			ds.backward = true
 		}
 	}
 	ds.scan(ds.cur, order, false)
@@ -471,7 +550,7 @@ func (ds *diskSearch) flush(d int32, r *configResult) bool {
 	}
 	for k := range b.ents {
 		e := &b.ents[k]
-		if e.idx == diskOld {
+		if e.idx <= diskOld {
 			continue
 		}
 		j := x.states()
@@ -492,6 +571,12 @@ func (ds *diskSearch) flush(d int32, r *configResult) bool {
 			return true
 		}
 		x.kept.expanding(j)
+	}
+	if ds.edges != nil {
+		for _, e := range b.edges {
+			ds.edges.add(e.from, b.ents[e.ent].target())
+		}
+		b.edges = b.edges[:0]
 	}
 	kept := order[:0] // the new states, sorted
 	for _, k := range order {
@@ -525,9 +610,9 @@ func (ds *diskSearch) cmpEnts(p, q *diskEnt) int {
 }
 
 // scan merges the batch, in sorted order, against a sorted file: entries
-// found there are marked diskOld. With any, it reports true (and marks
-// nothing) if any is found.
-func (ds *diskSearch) scan(run sortedRun, order []int32, any bool) bool {
+// found there are marked found before (oldRef). It reports whether any
+// is; with any, it returns at the first, marking nothing.
+func (ds *diskSearch) scan(run sortedRun, order []int32, any bool) (found bool) {
 	if run.n == 0 {
 		return false
 	}
@@ -551,13 +636,13 @@ func (ds *diskSearch) scan(run sortedRun, order []int32, any bool) bool {
 			if any {
 				return true
 			}
-			e.idx = diskOld
+			e.idx, found = oldRef(rr.idx), true
 		}
 	}
 	if rr.err != nil {
 		ds.err = rr.err
 	}
-	return false
+	return found
 }
 
 // cmpRun orders (fingerprint, key) pairs.

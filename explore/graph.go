@@ -31,7 +31,7 @@ func (x *searcher) analyse(r *configResult) {
 		for i := range order {
 			order[i] = int32(i)
 		}
-	} else if order = x.topological(r); order == nil {
+	} else if order = x.topological(r, len(x.opts.Costs) > 0 || x.opts.Time); order == nil {
 		return
 	}
 	if len(x.opts.Costs) == 0 && !x.opts.Time {
@@ -55,26 +55,33 @@ func (x *searcher) analyse(r *configResult) {
 
 // topological returns a topological order of the graph, and sets the
 // fewest and most messages of r; or it sets r's violation (a cycle, or the
-// declared bound exceeded) and returns nil.
-func (x *searcher) topological(r *configResult) []int32 {
+// declared bound exceeded) and returns nil. Without keep, it keeps only a
+// queue of the states not yet taken, not the whole order, and returns an
+// empty one: the analyses after it need none.
+func (x *searcher) topological(r *configResult, keep bool) []int32 {
 	n := x.states()
-	indeg := make([]int32, n)
+	indeg := newCounts[uint8](n)
 	for v := range n {
 		for _, w := range x.successors(v) {
-			indeg[w]++
+			indeg.set(w, indeg.get(w)+1)
 		}
 	}
 	// Kahn's algorithm: a topological order exists iff there is no cycle.
 	// The longest path to each state (hi) is found on the way: a state's
 	// is final when it leaves the queue. In depth-first search the
 	// shortest (lo) too; in breadth-first search that is the depth.
-	order := make([]int32, 0, n)
+	// Counts are a byte or two per state (the disk search's analysis
+	// runs within its memory budget).
+	var order []int32
+	if keep {
+		order = make([]int32, 0, n)
+	}
 	for i := range n {
-		if indeg[i] == 0 {
+		if indeg.get(i) == 0 {
 			order = append(order, i)
 		}
 	}
-	hi := make([]int32, n)
+	hi := newCounts[uint16](n)
 	var lo []int32
 	if !x.bfs {
 		lo = make([]int32, n)
@@ -83,20 +90,35 @@ func (x *searcher) topological(r *configResult) []int32 {
 		}
 		lo[0] = 0
 	}
+	taken := int32(0)
 	for k := 0; k < len(order); k++ {
 		v := order[k]
+		taken++
+		hv := hi.get(v) + 1
 		for _, w := range x.successors(v) {
-			hi[w] = max(hi[w], hi[v]+1)
+			if hv > hi.get(w) {
+				hi.set(w, hv)
+			}
 			if lo != nil && lo[v] >= 0 && (lo[w] < 0 || lo[v]+1 < lo[w]) {
 				lo[w] = lo[v] + 1
 			}
-			if indeg[w]--; indeg[w] == 0 {
+			d := indeg.get(w) - 1
+			if indeg.set(w, d); d == 0 {
 				order = append(order, w)
 			}
 		}
+		if !keep && k >= len(order)/2 && k >= 1<<12 {
+			// Drop the taken half of the queue.
+			order = order[:copy(order, order[k+1:])]
+			k = -1
+		}
 	}
-	if len(order) < int(n) {
-		r.violation = x.lasso(indeg)
+	if taken < n {
+		left := make([]int32, n)
+		for v := range n {
+			left[v] = indeg.get(v)
+		}
+		r.violation = x.lasso(left)
 		return nil
 	}
 	// Messages need no weights: a step sends as many messages as the
@@ -118,18 +140,54 @@ func (x *searcher) topological(r *configResult) []int32 {
 		if minLen < 0 || l < minLen {
 			minLen = l
 		}
-		if int64(hi[v]) > maxLen {
-			maxLen, worst = int64(hi[v]), v
+		if h := int64(hi.get(v)); h > maxLen {
+			maxLen, worst = h, v
 		}
 	}
-	lo, hi, indeg = nil, nil, nil
+	lo, hi, indeg = nil, counts[uint16]{}, counts[uint8]{}
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
 	if bv := x.overBound(r.maxMsg); bv != nil {
+		if !keep {
+			return x.topological(r, true) // the order, for the trace
+		}
 		_, _, _, via := x.pathRange(order, func(int32) int64 { return 1 })
 		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
 		return nil
 	}
+	if order == nil {
+		order = []int32{}
+	}
 	return order
+}
+
+// counts is an array of non-negative counters of one byte or two each;
+// the few that outgrow them are kept in a map.
+type counts[T uint8 | uint16] struct {
+	v   []T
+	big map[int32]int32
+}
+
+func newCounts[T uint8 | uint16](n int32) counts[T] { return counts[T]{v: make([]T, n)} }
+
+func (c *counts[T]) get(i int32) int32 {
+	if v := c.v[i]; v != ^T(0) {
+		return int32(v)
+	}
+	return c.big[i]
+}
+
+func (c *counts[T]) set(i, v int32) {
+	if v < int32(^T(0)) {
+		if c.v[i] == ^T(0) {
+			delete(c.big, i)
+		}
+		c.v[i] = T(v)
+		return
+	}
+	if c.big == nil {
+		c.big = map[int32]int32{}
+	}
+	c.v[i], c.big[i] = ^T(0), v
 }
 
 // layeredResult sets the message counts of a layered graph whose terminal

@@ -44,8 +44,10 @@ type graph struct {
 	// at the greatest: all a layered graph's analysis needs.
 	termMin, termMax, worst int32
 	// log, if set, holds parents and action numbers instead of parent and
-	// act (the disk search, disk.go).
-	log *parentLog
+	// act (the disk search, disk.go); disk, if set, holds the edges (a
+	// disk search on a graph that is not layered, diskedges.go).
+	log  *parentLog
+	disk *edgeFile
 }
 
 // reset empties the graph for a search, breadth-first or not, recording
@@ -207,22 +209,28 @@ func (g *graph) endEdges(i int32) {
 	if !g.weighted() {
 		sortSmall(g.block)
 	}
-	prev := i
-	buf := g.eblock[:0]
-	for _, to := range g.block {
-		if d := to - prev; d >= -64 && d < 64 { // one zig-zag byte, as AppendVarint writes it
-			buf = append(buf, byte(d<<1^d>>31))
-		} else {
-			buf = binary.AppendVarint(buf, int64(d))
-		}
-		prev = to
-	}
+	buf := appendBlock(g.eblock[:0], i, g.block)
 	g.ebytes.append(buf)
 	g.eblock = buf
 	g.edgeCount += int64(len(g.block))
 	if !g.bfs {
 		g.eend.set(i, int32(g.ebytes.len()))
 	}
+}
+
+// appendBlock appends the block of state i's successors to, each as a
+// zig-zag varint difference from the one before, the first from i.
+func appendBlock(buf []byte, i int32, to []int32) []byte {
+	prev := i
+	for _, t := range to {
+		if d := t - prev; d >= -64 && d < 64 { // one zig-zag byte, as AppendVarint writes it
+			buf = append(buf, byte(d<<1^d>>31))
+		} else {
+			buf = binary.AppendVarint(buf, int64(d))
+		}
+		prev = t
+	}
+	return buf
 }
 
 // weighted reports whether edges carry costs (Options.Costs), in
@@ -241,6 +249,17 @@ type edgeIter struct {
 // been expanded, with each edge's number (for its costs).
 func (g *graph) successors(v int32) iter.Seq2[int32, int32] {
 	return func(yield func(int32, int32) bool) {
+		if g.disk != nil {
+			ws := g.disk.successors(v)
+			g.disk.busy++
+			defer func() { g.disk.busy-- }()
+			for k, w := range ws {
+				if !yield(int32(k), w) {
+					return
+				}
+			}
+			return
+		}
 		for it := g.succ(v); ; {
 			w, ok := it.next()
 			if !ok || !yield(it.k, w) {
@@ -292,6 +311,9 @@ func (it *edgeIter) next() (int32, bool) {
 
 // terminal reports whether expanded state v has no successor.
 func (g *graph) terminal(v int32) bool {
+	if g.disk != nil {
+		return len(g.disk.blockOf(v)) == 0
+	}
 	first, end := g.edgesOf(v)
 	return first == end
 }

@@ -497,28 +497,33 @@ func (x *searcher) search(sy *System) configResult {
 // searchOnce is search for one system.
 //
 // A search that outgrows the memory budget starts again with its sets on
-// disk (disk.go), the same search with the same results, if the graph is
-// layered so far; otherwise, or if the graph turns out not to be, with the
-// state cache (cache.go), whose counts are visits.
+// disk (disk.go), the same search with the same results: without edges
+// while the graph is layered so far, and once it turns out not to be,
+// again with its edges on disk too. A depth-first search, or one with
+// costs or clocks, goes to the state cache (cache.go) instead, whose
+// counts are visits.
 func (x *searcher) searchOnce(sy *System) configResult {
 	budget := *x.budget
 	r := x.run(sy)
 	if errors.Is(r.stopped, errMemory) {
 		// Give the breadth-first storage back before the disk search's
 		// batch or the cache takes its share.
+		layered := x.layered
 		x.graph.free()
 		x.kept = window{}
 		x.fps, x.exact = fingerprints{}, exactStates{}
 		debug.FreeOSMemory()
 		if x.diskable(sy) {
 			*x.budget = budget
-			if r = x.runDisk(sy); !errors.Is(r.stopped, errUnlayered) || x.opts.diskOnly {
-				r.disk = true
-				return r
+			r = x.runDisk(sy, !layered)
+			if layered && errors.Is(r.stopped, errUnlayered) {
+				x.graph.free()
+				x.kept = window{}
+				*x.budget = budget
+				r = x.runDisk(sy, true)
 			}
-			x.graph.free()
-			x.kept = window{}
-			debug.FreeOSMemory()
+			r.disk = true
+			return r
 		}
 		r = x.runCached(sy)
 	}
