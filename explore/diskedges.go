@@ -29,7 +29,7 @@ const edgeWindow = 1 << 18
 // The edge file's page cache: edgePages pages of edgePage bytes.
 const (
 	edgePage  = 1 << 12
-	edgePages = 1 << 10
+	edgePages = 1 << 8
 )
 
 // edgeFile is the edge file of one disk search, written then read.
