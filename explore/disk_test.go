@@ -117,3 +117,22 @@ func TestDiskSearchUnlayered(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskSearchWorkers runs a sweep of graphs that are not layered on
+// two workers with every configuration on disk, each worker with its own
+// files: the results are those of the search in memory.
+func TestDiskSearchWorkers(t *testing.T) {
+	m, _ := protocols.Lookup("echo")
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 3), Channels: spec.FIFO}
+	opts := DefaultOptions()
+	opts.Workers = 2
+	want := Check(context.Background(), m, space, opts)
+	opts.Memory = 1
+	got := Check(context.Background(), m, space, opts)
+	if got.Disk != got.Configs || got.Cached != 0 {
+		t.Errorf("%d of %d configurations on disk, %d cached", got.Disk, got.Configs, got.Cached)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Result{}, "Elapsed", "Disk"), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("results differ (-memory +disk):\n%s", diff)
+	}
+}
