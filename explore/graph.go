@@ -40,7 +40,7 @@ func (x *searcher) analyse(r *configResult) {
 	c := &ConfigCosts{}
 	var worst0 int32
 	var via0 []int32
-	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs))
+	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs), false)
 	if len(c.Max) > 0 && x.wantWorst(c.Max[0], r.maxMsg) {
 		c.Worst = append([]Action{}, x.pathActions(x.pathTo(worst0, via0))...) // not nil: built
 		for i := range c.Worst {
@@ -150,7 +150,7 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 		if !keep {
 			return x.topological(r, true) // the order, for the trace
 		}
-		_, _, _, via := x.pathRange(order, func(int32) int64 { return 1 })
+		_, _, _, via := x.pathRanges(order, 1, true)
 		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
 		return nil
 	}
@@ -201,53 +201,14 @@ func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst in
 	}
 }
 
-// pathRange returns the least and the greatest total weight of a path from
-// the initial state to a terminal state, a terminal state reached by a
-// heaviest path, and the predecessor of each state on a heaviest path to
-// it. weight gives an edge's weight by its number. order is a topological
-// order of the (acyclic) graph.
-func (x *searcher) pathRange(order []int32, weight func(ei int32) int64) (minW, maxW int64, worst int32, via []int32) {
-	n := len(order)
-	lo, hi := make([]int64, n), make([]int64, n)
-	via = make([]int32, n)
-	for i := range n {
-		lo[i], via[i] = -1, -1
-	}
-	lo[0] = 0
-	for _, v := range order {
-		if lo[v] < 0 {
-			continue
-		}
-		for k, to := range x.successors(v) {
-			w := weight(k)
-			if l := lo[v] + w; lo[to] < 0 || l < lo[to] {
-				lo[to] = l
-			}
-			if h := hi[v] + w; via[to] < 0 || h > hi[to] {
-				hi[to], via[to] = h, v
-			}
-		}
-	}
-	minW, worst = -1, -1
-	for v := range int32(n) {
-		if !x.terminal(v) {
-			continue
-		}
-		if minW < 0 || lo[v] < minW {
-			minW = lo[v]
-		}
-		if worst < 0 || hi[v] > hi[worst] {
-			worst = v
-		}
-	}
-	return minW, hi[worst], worst, via
-}
-
-// pathRanges is pathRange for the nc costs on the edges (Options.Costs)
-// at once, in one pass over the graph: the least and greatest total of
-// each, and for the first cost a terminal state reached by a heaviest
-// path and the predecessor of each state on a heaviest path to it.
-func (x *searcher) pathRanges(order []int32, nc int) (mins, maxs []int64, worst int32, via []int32) {
+// pathRanges returns the least and the greatest total of each of the nc
+// costs on the edges (Options.Costs) over the paths from the initial
+// state to a terminal state, in one pass over the graph; for the first
+// cost, a terminal state reached by a heaviest path and the predecessor
+// of each state on a heaviest path to it. With unit, there is one cost,
+// 1 on every edge: path lengths. order is a topological order of the
+// (acyclic) graph.
+func (x *searcher) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64, worst int32, via []int32) {
 	if nc == 0 {
 		return nil, nil, -1, nil
 	}
@@ -269,7 +230,10 @@ func (x *searcher) pathRanges(order []int32, nc int) (mins, maxs []int64, worst 
 			reached[to] = true
 			lt, ht := lo[int(to)*nc:int(to+1)*nc], hi[int(to)*nc:int(to+1)*nc]
 			for k := range nc {
-				w := x.weights.at(ei*int32(nc) + int32(k))
+				w := int64(1)
+				if !unit {
+					w = x.weights.at(ei*int32(nc) + int32(k))
+				}
 				if l := lv[k] + w; first || l < lt[k] {
 					lt[k] = l
 				}
