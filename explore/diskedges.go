@@ -124,15 +124,11 @@ func (e *edgeFile) successors(v int32) []int32 {
 	}
 	prev := v
 	for len(blk) > 0 {
-		u, w := binary.Uvarint(blk)
+		d, w := binary.Varint(blk) // appendBlock's zig-zag differences
 		if w <= 0 {
 			panic(fmt.Sprintf("explore: a bad successor of state %d in the edge file", v))
 		}
 		blk = blk[w:]
-		d := int64(u >> 1)
-		if u&1 != 0 {
-			d = ^d
-		}
 		prev += int32(d)
 		out = append(out, prev)
 	}
