@@ -258,6 +258,11 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 			break
 		}
 		done, states, depth := res.ConfigsDone, res.States, res.MaxDepth
+		// Progress counts the states of the batch's finished
+		// configurations and of each worker's current search, so that the
+		// figure grows whichever worker reports (guarded by progressMu).
+		finished, finishedConfigs := int64(0), 0
+		current := make([]int64, len(searchers))
 		var cursor atomic.Int64
 		cr.run(min(len(searchers), len(batch)), func(w int) {
 			x, budget := searchers[w], &budgets[w].n
@@ -274,8 +279,20 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 						x.progress = func(s int64, d int) {
 							progressMu.Lock()
 							defer progressMu.Unlock()
-							opts.Progress(Progress{States: states + s, Depth: max(depth, d), ConfigsDone: done + j, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
+							current[w] = s
+							all := states + finished
+							for _, c := range current {
+								all += c
+							}
+							opts.Progress(Progress{States: all, Depth: max(depth, d), ConfigsDone: done + finishedConfigs, ConfigsTotal: res.Configs, ConfigStates: s, Config: o.cfg})
 						}
+						defer func() {
+							progressMu.Lock()
+							defer progressMu.Unlock()
+							current[w] = 0
+							finished += o.r.states
+							finishedConfigs++
+						}()
 					}
 					// A reduced search may reach a violation by a longer
 					// path than the shortest: search such a configuration

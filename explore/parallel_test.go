@@ -187,3 +187,34 @@ func TestCrewPanic(t *testing.T) {
 		t.Fatalf("after the panic the crew ran %v", ran)
 	}
 }
+
+// TestProgressOnWorkers: on two workers a sweep's progress counts the
+// states of every configuration searched so far, finished or running,
+// whichever worker reports. So the figure never goes back (where no
+// configuration is searched twice: no violation, every step's ids
+// located) and never passes the result's, and the configurations done
+// only grow.
+func TestProgressOnWorkers(t *testing.T) {
+	m, _ := protocols.Lookup("dkr")
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 6), Channels: m.Info().Channels}
+	opts := DefaultOptions()
+	opts.Workers = 2
+	var reports []Progress
+	opts.Progress = func(p Progress) { reports = append(reports, p) } // Check serialises the calls
+	res := Check(context.Background(), m, space, opts)
+	if res.Verdict().Outcome != invariants.Verified {
+		t.Fatalf("dkr n=6: %s", res.Verdict())
+	}
+	if len(reports) < res.Configs {
+		t.Fatalf("%d reports for %d configurations: the test does not test progress", len(reports), res.Configs)
+	}
+	for i := 1; i < len(reports); i++ {
+		a, b := reports[i-1], reports[i]
+		if b.States < a.States || b.ConfigsDone < a.ConfigsDone {
+			t.Fatalf("report %d went back: %d states, %d configurations done, after %d and %d", i, b.States, b.ConfigsDone, a.States, a.ConfigsDone)
+		}
+	}
+	if last := reports[len(reports)-1]; last.States > res.States || last.ConfigsDone >= res.Configs {
+		t.Fatalf("last report: %d states, %d configurations done; the result: %d states, %d configurations", last.States, last.ConfigsDone, res.States, res.Configs)
+	}
+}
