@@ -96,15 +96,24 @@ func Against(t *Trace, ref spec.Machine) (d Difference, err error) {
 
 // counterpart returns the action of sy enabled in s that performs a's
 // event: the same process woken, or the same message (kind by name, and
-// content) delivered from the same channel.
+// content) delivered from the same channel; of a step that chooses
+// (spec.Outbox.Choose), the alternatives a took if sy's step has them,
+// else its first.
 func counterpart(sy *explore.System, s *explore.State, a explore.Action, kinds []string) (explore.Action, bool) {
+	var found explore.Action
+	ok := false
 	for _, b := range sy.Enabled(s, nil) {
 		if b.Kind == a.Kind && b.Proc == a.Proc && b.Edge == a.Edge &&
 			(a.Kind == spec.Wake || b.Msg.Format(sy.Info.Messages) == a.Msg.Format(kinds)) {
-			return b, true
+			if b.Choice == a.Choice {
+				return b, true
+			}
+			if !ok {
+				found, ok = b, true
+			}
 		}
 	}
-	return explore.Action{}, false
+	return found, ok
 }
 
 // decisionText renders a decision: "leader (leader 3)", "lost (leader 3)",

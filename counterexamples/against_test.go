@@ -45,6 +45,19 @@ func TestAgainst(t *testing.T) {
 		{"peterson-nocheck", "peterson", false},
 		{"peterson-norelay", "peterson", false},
 		{"peterson-norelay", "cr", false}, // another protocol altogether
+		{"franklin-noround", "franklin", false},
+		{"hs-replyback", "hs", false},
+		{"tree-early", "tree", false},
+		{"tree-nowake", "tree", false},
+		{"echo-noreset", "echo", false},
+		{"echo-joinhigher", "echo", false},
+		// Steps that choose (spec.Outbox.Choose): the reference takes the
+		// alternatives the trace took, so the two part ways where the
+		// variant's bug acts (a waiting process asks again), not at the
+		// first choice.
+		{"afek-gafni-noqueue", "afek-gafni", false},
+		{"afek-gafni-noqueue", "afek-gafni-noqueue", true},
+		{"afek-gafni-levelonly", "afek-gafni", false},
 	}
 	var got strings.Builder
 	for _, tt := range tests {
