@@ -240,6 +240,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	cr.start(len(searchers) - 1)
 	defer cr.stop()
 	var progressMu sync.Mutex
+	current := make([]int64, len(searchers))
 	var uniformChecked int64
 	var stopped error
 	batch := make([]outcome, 0, batchSize)
@@ -259,10 +260,10 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 		done, states, depth := res.ConfigsDone, res.States, res.MaxDepth
 		// Progress counts the states of the batch's finished
-		// configurations and of each worker's current search, so that the
-		// figure grows whichever worker reports (guarded by progressMu).
+		// configurations and of each worker's current search (current,
+		// each back to 0 when its search ends), so that the figure grows
+		// whichever worker reports (guarded by progressMu).
 		finished, finishedConfigs := int64(0), 0
-		current := make([]int64, len(searchers))
 		var cursor atomic.Int64
 		cr.run(min(len(searchers), len(batch)), func(w int) {
 			x, budget := searchers[w], &budgets[w].n
