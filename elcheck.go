@@ -252,6 +252,7 @@ func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report
 	}
 	space.Channels = info.Channels
 	space.Capacity = info.Capacity
+	space.PortBlind = info.PortBlind
 	s := &settings{space: space, opts: explore.DefaultOptions(), n: n, info: info, kind: info.Topology}
 	for _, o := range opts {
 		if err := o(s); err != nil {

@@ -118,6 +118,9 @@ func readReport(path string) (*jsonReport, error) {
 		return nil, usagef("%s: %v", path, err)
 	}
 	sp.IDs, sp.AllPlacements, sp.Capacity = r.Space.IDs, r.Space.AllPlacements, r.Space.Capacity
+	if mach, ok := lookupMachine(r.Algo); ok {
+		sp.PortBlind = mach.Info().PortBlind
+	}
 	switch r.Space.Orientation {
 	case "":
 	case "any":

@@ -260,7 +260,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 	if err != nil {
 		return space, err
 	}
-	space.Channels = info.Channels
+	space.Channels, space.PortBlind = info.Channels, info.PortBlind
 	switch o := c.String(orientFlag.Name); o {
 	case "consistent":
 	case "any":

@@ -31,6 +31,11 @@ type Space struct {
 	// AllPlacements turns off symmetry reduction: with IDs nil, every
 	// placement is enumerated, n! of them per topology.
 	AllPlacements bool
+	// PortBlind takes placements up to each topology's whole automorphism
+	// group, ports moving, rather than its port-preserving automorphisms:
+	// for a protocol that declares spec.Info.PortBlind, which the explorer
+	// checks step by step.
+	PortBlind bool
 	// Initiators fixes the initiator set; 0 means every non-empty subset.
 	Initiators spec.Set
 	// Shard and Shards select a part of the space: the configurations whose
@@ -132,7 +137,7 @@ func (sp Space) total() int {
 				p *= k
 			}
 			if !sp.AllPlacements {
-				p /= len(t.PortPreserving())
+				p /= len(sp.group(t))
 			}
 		}
 		c += p * per
@@ -194,12 +199,12 @@ func (sp Space) placements(top spec.Topology) iter.Seq[[]spec.ID] {
 		// inv[g][j] is the position that automorphism g moves to j.
 		var inv [][]int
 		if !sp.AllPlacements {
-			for _, g := range top.PortPreserving() {
-				if g.IsIdentity() {
-					continue
+			for _, node := range sp.group(top) {
+				if slices.IsSorted(node) {
+					continue // the identity
 				}
 				in := make([]int, top.N)
-				for i, to := range g.Node {
+				for i, to := range node {
 					in[to] = i
 				}
 				inv = append(inv, in)
@@ -219,6 +224,44 @@ func (sp Space) placements(top spec.Topology) iter.Seq[[]spec.ID] {
 		}
 	}
 }
+
+// MovesPorts reports whether some placements stand for others in which
+// processes number their ports otherwise: PortBlind, with placements
+// enumerated up to symmetry and channels unbounded. (With a capacity, the
+// order of a step's sends across ports is observable: a send into a full
+// channel holds the ones after it.) The explorer then checks that the
+// steps are blind to port numbering.
+func (sp Space) MovesPorts() bool {
+	return sp.PortBlind && sp.IDs == nil && !sp.AllPlacements && sp.Capacity == 0
+}
+
+// group returns how the automorphisms under which placements of top are
+// interchangeable move its processes, one node map each: its
+// port-preserving automorphisms, or with PortBlind its whole group (whose
+// elements that move the processes alike, on a network with parallel
+// channels, count once), unless channels are bounded (MovesPorts) or a
+// process has more than MaxBlindPorts ports, too many renumberings for
+// the explorer to check.
+func (sp Space) group(top spec.Topology) [][]int {
+	var g [][]int
+	if !sp.PortBlind || sp.Capacity > 0 || slices.Max(append([]int{0}, top.Ports...)) > MaxBlindPorts {
+		for _, p := range top.PortPreserving() {
+			g = append(g, p.Node)
+		}
+		return g
+	}
+	for _, p := range top.Automorphisms() {
+		if !slices.ContainsFunc(g, func(node []int) bool { return slices.Equal(node, p.Node) }) {
+			g = append(g, p.Node)
+		}
+	}
+	return g
+}
+
+// MaxBlindPorts bounds the ports of every process of a network whose
+// placements PortBlind takes up to its whole group: the explorer checks
+// each step against every renumbering of its process's ports, 6! = 720.
+const MaxBlindPorts = 6
 
 // leastInOrbit reports whether ids is lexicographically no greater than
 // its image under each automorphism, given by inverse (the image has

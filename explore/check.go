@@ -210,8 +210,12 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	searchers := make([]*searcher, workers)
 	budgets := make([]budgetLine, workers)
 	worst := &worstSoFar{index: -1} // ConfigCosts.Worst's
+	// Placements taken up to automorphisms that move ports stand for one
+	// another only if the steps are blind to port numbering: check them.
+	portBlind := space.MovesPorts()
 	for w := range searchers {
 		searchers[w] = newSearcher(ctx, opts, &budgets[w].n)
+		searchers[w].portBlind = portBlind
 		searchers[w].worstSeen = worst
 		if opts.Memory > 0 {
 			searchers[w].memLimit = max(1, opts.Memory/int64(workers)/2)
@@ -312,6 +316,15 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 					}
 					if o.r.violation != nil {
 						o.r.violation.ConfigIndex = o.k
+					}
+					if portBlind && o.r.violation == nil && o.r.stopped == nil {
+						if x.portsPassed == nil {
+							x.portsPassed = map[spec.Env]bool{}
+						}
+						if d := x.system(m, o.cfg).checkInitPorts(x.portsPassed); d != "" {
+							o.cmp = &Violation{Property: invariants.Uniformity, Config: o.cfg, LoopAt: -1, Detail: d, ConfigIndex: o.k}
+							return
+						}
 					}
 					if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
 						o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)

@@ -394,14 +394,9 @@ func (c *collapser) removedIf(content, msg uint32, frozen bool) (uint32, bool) {
 }
 
 // step returns process a.Proc's step a from local state local, looked up
-// or run (turning a panic into a StepError); a delivery delivers message
-// number msg.
-func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czStep, *StepError) {
-	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
-	if a.Kind == spec.Deliver {
-		code = 1 + (uint64(msg)<<8 | uint64(sy.Config.Topology.Edges[a.Edge].To.Port))
-	}
-	key := uint64(local)<<40 | code
+// under key (stepKey) or run (turning a panic into a StepError); a
+// delivery delivers message number msg.
+func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uint64) (*czStep, *StepError) {
 	if v, ok := c.stepIdx.get(key); ok {
 		return &c.steps[v], nil
 	}
@@ -421,6 +416,12 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32) (*czSte
 			sy.cmp.missed.Store(true)
 			remember = false
 		case err != nil:
+			return nil, err
+		}
+	}
+	if sy.portBlind {
+		sends = slices.Clone(sends) // the check runs the step again
+		if err := sy.checkPorts(c.localB[local], a, next, sends); err != nil {
 			return nil, err
 		}
 	}
@@ -623,6 +624,7 @@ type collapsedStore struct {
 	// there.
 	edgeTo   []int
 	inPort   []spec.Port
+	degree   []uint8    // System.degree of each process
 	chgBuf   []czChange // next's channel changes: chgBuf[:nchg]
 	nchg     int
 	clk      uint32  // and, with clocks, the process's clock after the step
@@ -703,6 +705,10 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	}
 	for _, e := range sy.Config.Topology.Edges {
 		cs.edgeTo, cs.inPort = append(cs.edgeTo, e.To.Node), append(cs.inPort, e.To.Port)
+	}
+	cs.degree = cs.degree[:0]
+	for p := range n {
+		cs.degree = append(cs.degree, sy.degree(p))
 	}
 	top := sy.Config.Topology
 	v := append(cs.v[:0], uint32(sy.Config.Initiators))
@@ -1099,9 +1105,10 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 	if c.clocked && e >= 0 {
 		base = c.msgBase[msg] // a step does not see the time
 	}
-	idx, ok := c.stepIdx.get(cs.stepKey(e, base, old))
+	key := cs.stepKey(p, e, base, old)
+	idx, ok := c.stepIdx.get(key)
 	if !ok {
-		if _, err := c.step(sy, old, cs.action(p, e, msg), base); err != nil {
+		if _, err := c.step(sy, old, cs.action(p, e, msg), base, key); err != nil {
 			return 0, err
 		}
 		idx = uint32(len(c.steps) - 1)
@@ -1116,19 +1123,20 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 	return idx, nil
 }
 
-// stepKey is the step table's key of the step from local state old on the
-// wake-up (e < 0) or the delivery of message msg from channel e.
-func (cs *collapsedStore) stepKey(e int, msg, old uint32) uint64 {
-	return stepKey(cs.inPort, e, msg, old)
+// stepKey is the step table's key of process p's step from local state
+// old on the wake-up (e < 0) or the delivery of message msg from channel e.
+func (cs *collapsedStore) stepKey(p, e int, msg, old uint32) uint64 {
+	return stepKey(cs.inPort, cs.degree[p], e, msg, old)
 }
 
-// stepKey is collapsedStore.stepKey given the ports channels arrive at.
-func stepKey(inPort []spec.Port, e int, msg, old uint32) uint64 {
+// stepKey is collapsedStore.stepKey given the ports channels arrive at and
+// the process's degree term (System.degree).
+func stepKey(inPort []spec.Port, degree uint8, e int, msg, old uint32) uint64 {
 	code := uint64(0) // a wake-up; a delivery: 1 + message<<8 | port
 	if e >= 0 {
 		code = 1 + (uint64(msg)<<8 | uint64(inPort[e]))
 	}
-	return uint64(old)<<40 | code
+	return uint64(old)<<40 | code<<5 | uint64(degree)
 }
 
 // next returns the fingerprint sum and the wake-up set of the successor

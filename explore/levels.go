@@ -135,6 +135,7 @@ type czWorker struct {
 	c       collapser
 	sy      *System
 	inPort  []spec.Port
+	degree  []uint8
 	outEdge [][]int
 	kview   []chunk
 	v       []uint32
@@ -319,7 +320,7 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 	for w := range lv.wks {
 		wk := &lv.wks[w]
 		wk.used[sg.parity] = 0
-		wk.c, wk.sy, wk.inPort, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.outEdge, x.kview
+		wk.c, wk.sy, wk.inPort, wk.degree, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.degree, cs.outEdge, x.kview
 	}
 	var cursor atomic.Int32
 	return func(w int) {
@@ -481,7 +482,7 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 		for ai := range acts {
 			ac := &acts[ai]
 			p, e, msg := int(ac.p), int(ac.e), c.msgOf(v, *ac)
-			idx, ok := c.stepIdx.get(stepKey(wk.inPort, e, msg, v[1+p]))
+			idx, ok := c.stepIdx.get(stepKey(wk.inPort, wk.degree[p], e, msg, v[1+p]))
 			if !ok {
 				return false
 			}

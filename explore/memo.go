@@ -37,14 +37,16 @@ type memoStep struct {
 // memoLimit bounds what the memo holds, in bytes (about).
 const memoLimit = 32 << 20
 
-// keyOf builds the memo key of a step: the local state, then the event
-// and the alternatives it takes (Action.Choice).
-func (m *stepMemo) keyOf(local []byte, ev spec.Event, c spec.Choice) []byte {
+// keyOf builds the memo key of a step: the local state, then the event,
+// the alternatives it takes (Action.Choice) and its process's degree term
+// (System.degree).
+func (m *stepMemo) keyOf(local []byte, ev spec.Event, c spec.Choice, degree uint8) []byte {
 	k := append(m.key[:0], local...)
 	k = binary.LittleEndian.AppendUint32(k, uint32(c))
 	k = append(k, byte(ev.Kind))
 	k = binary.AppendUvarint(k, uint64(ev.Port))
 	k = spec.AppendMessage(k, ev.Msg)
+	k = append(k, degree)
 	m.key = k
 	return k
 }

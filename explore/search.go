@@ -91,6 +91,12 @@ type searcher struct {
 	// initsPassed are the environments whose Init passed the check
 	// (checkInitRelabelled); a searcher checks one machine.
 	initsPassed map[spec.Env]bool
+	// portBlind checks steps and initial states against renumberings of
+	// their ports (ports.go): the space's placements are taken up to
+	// automorphisms that move ports. portsPassed are the environments
+	// whose Init passed.
+	portBlind   bool
+	portsPassed map[spec.Env]bool
 	// par is the number of workers that may expand one configuration
 	// (parallel.go); exps and ring are their storage.
 	par   int
@@ -431,6 +437,7 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	sy.Clocks = x.opts.Time
 	sy.memo = &x.memo
 	sy.purity = x.opts.PurityEvery
+	sy.portBlind = x.portBlind
 	if x.opts.ComparisonOnly && spec.CanRelabel(m) {
 		x.cmpStep.seed = x.opts.ComparisonSeed
 		sy.cmp = &x.cmpStep

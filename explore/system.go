@@ -39,6 +39,10 @@ type System struct {
 	// cmp, if set, is the comparison-only check of each distinct step at
 	// its first run (comparison.go).
 	cmp *stepComparison
+	// portBlind checks each distinct step at its first run against every
+	// renumbering of its process's ports (ports.go): the placements are
+	// taken up to automorphisms that move ports (configs.Space.PortBlind).
+	portBlind bool
 }
 
 // NewSystem prepares the transition system of m in cfg.
@@ -160,7 +164,7 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 		next, sends, err = sy.run(dst, local, a)
 		return next, sends, err == nil && sy.keeps(local, next[len(dst):]), err
 	}
-	key := sy.memo.keyOf(local, sy.Event(a), a.Choice)
+	key := sy.memo.keyOf(local, sy.Event(a), a.Choice, sy.degree(a.Proc))
 	if next, sends, same, uses, ok := sy.memo.get(dst, key); ok {
 		if *uses < math.MaxUint32 {
 			*uses++
@@ -195,6 +199,14 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 			// misses it alike, whichever took it first.
 			return next, sends, sy.keeps(local, next[len(dst):]), nil
 		case err != nil:
+			return next, sends, false, err
+		}
+	}
+	if sy.portBlind {
+		// The check runs the step again, and may look alternatives up in
+		// the memo, whose key buffer key is.
+		sends, key = slices.Clone(sends), slices.Clone(key)
+		if err := sy.checkPorts(local, a, next[len(dst):], sends); err != nil {
 			return next, sends, false, err
 		}
 	}
@@ -279,7 +291,7 @@ func (sy *System) branches(dst []Action, local []byte, a Action) []Action {
 	a.Choice = 0
 	var key []byte
 	if sy.memo != nil {
-		key = sy.memo.keyOf(local, sy.Event(a), altsKey)
+		key = sy.memo.keyOf(local, sy.Event(a), altsKey, sy.degree(a.Proc))
 		if alts, _, _, _, ok := sy.memo.get(nil, key); ok {
 			for k := 0; k+4 <= len(alts); k += 4 {
 				a.Choice = spec.Choice(binary.LittleEndian.Uint32(alts[k:]))
@@ -569,7 +581,7 @@ func (sy *System) CheckPurity(s *State, a Action) *StepError {
 	var used []byte
 	var usedSends []spec.Send
 	if sy.memo != nil {
-		used, usedSends, _, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a), a.Choice))
+		used, usedSends, _, _, _ = sy.memo.get(nil, sy.memo.keyOf(local, sy.Event(a), a.Choice, sy.degree(a.Proc)))
 	}
 	return sy.checkPurity(local, a, used, usedSends, firstUseRuns)
 }

@@ -139,7 +139,8 @@ func properties(res *Result, info spec.Info, space configs.Space, opts Options, 
 	complete := res.Incomplete == "" && res.Violation == nil
 	fig := invariants.Figures{N: space.N(), Complete: complete, InitiatorsFixed: space.Initiators != 0,
 		UniformChecked: uniformChecked, UniformEvery: opts.UniformityEvery,
-		Bound: info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
+		PortBlind: space.MovesPorts(),
+		Bound:     info.Bound, BoundIgnored: opts.IgnoreBound, MaxMessages: res.MaxMessages,
 		Violated: res.Violated}
 	if opts.ComparisonOnly {
 		fig.Relabellings = configs.RelabellingNote(opts.ComparisonSeed, perStep)

@@ -24,6 +24,10 @@ type Figures struct {
 	// self-check ran on, one in UniformEvery (0: the check was off).
 	UniformChecked int64
 	UniformEvery   int
+	// PortBlind records that placements were taken up to automorphisms
+	// that move ports, every distinct step checked against every
+	// renumbering of its process's ports.
+	PortBlind bool
 	// Relabellings describes the comparison-only check's relabellings;
 	// empty if the check did not run.
 	Relabellings string
@@ -54,7 +58,11 @@ var notes = map[string]func(f Figures) (note string, checked bool){
 		return "", true
 	},
 	Uniformity: func(f Figures) (string, bool) {
-		return UniformityNote(f.UniformChecked, f.UniformEvery), true
+		note := UniformityNote(f.UniformChecked, f.UniformEvery)
+		if f.PortBlind {
+			note += "; placements up to automorphisms that move ports, every distinct step and initial state checked to commute with every renumbering of its process's ports"
+		}
+		return note, true
 	},
 	ComparisonOnly: func(f Figures) (string, bool) {
 		switch {

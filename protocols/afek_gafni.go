@@ -89,6 +89,10 @@ const (
 	agElected               // captured every node
 )
 
+// agNoPort marks Cur, Father and PFather before they name a port
+// (spec.PortField leaves it as it is).
+const agNoPort = 0xff
+
 // agFather says who owns the node's ordinary process.
 type agFather uint8
 
@@ -154,15 +158,15 @@ func (s *AGState) Fields(c *spec.Codec) {
 	spec.Uint(c, &s.Ports)
 	spec.Uint(c, &s.Cand)
 	spec.Uint(c, &s.Level)
-	spec.Uint(c, &s.Untrav)
+	spec.PortSetField(c, &s.Untrav)
 	c.Bool(&s.Waiting)
-	spec.Uint(c, &s.Cur)
+	spec.PortField(c, &s.Cur)
 	spec.Uint(c, &s.OLevel)
 	c.ID(&s.Owner)
 	spec.Uint(c, &s.FKind)
-	spec.Uint(c, &s.Father)
+	spec.PortField(c, &s.Father)
 	c.Bool(&s.Asking)
-	spec.Uint(c, &s.PFather)
+	spec.PortField(c, &s.PFather)
 	spec.Uint(c, &s.PLevel)
 	c.ID(&s.PID)
 	n := uint8(len(s.Queue))
@@ -171,7 +175,7 @@ func (s *AGState) Fields(c *spec.Codec) {
 		s.Queue = make([]agPending, n)
 	}
 	for i := range s.Queue {
-		spec.Uint(c, &s.Queue[i].Port)
+		spec.PortField(c, &s.Queue[i].Port)
 		spec.Uint(c, &s.Queue[i].Level)
 		c.ID(&s.Queue[i].ID)
 	}
@@ -251,6 +255,10 @@ func (p AfekGafni) Info() spec.Info {
 		Bound:    spec.Bound{Formula: "4n·H_n + 3(n-1)", Max: agBound},
 		Channels: spec.FIFO,
 		Chooses:  true,
+		// It answers on the port a message came on, sends on every port or
+		// on one it chooses among its untraversed ones, and keeps its ports
+		// in PortField and PortSetField.
+		PortBlind: true,
 		Literature: []spec.Formula{
 			{Measure: "messages", Stat: "max", Rel: spec.AtMost, Text: "4n·H_n + 3(n-1)", Source: `notes-afekgafni, "Proof of complexity", Lemma 2: "the total send messages is bounded by 4n sum 1/i plus the messages by ending sequence which is equal to 3(n-1)"`,
 				Value: spec.Poly(func(n int64) *big.Rat {
@@ -276,7 +284,7 @@ func (p AfekGafni) Info() spec.Info {
 
 // Init implements spec.Protocol.
 func (AfekGafni) Init(env spec.Env) AGState {
-	return AGState{ID: env.ID, Ports: uint8(env.Ports)}
+	return AGState{ID: env.ID, Ports: uint8(env.Ports), Cur: agNoPort, Father: agNoPort, PFather: agNoPort}
 }
 
 // Step implements spec.Protocol.

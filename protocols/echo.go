@@ -60,6 +60,9 @@ const (
 	echoJoinHigher
 )
 
+// echoNoPort is Father while undef: not a port (spec.PortField leaves it).
+const echoNoPort = 0xff
+
 // Echo's message kinds; Info names them.
 const (
 	echoTok spec.Kind = iota // (tok, r): a token of wave r
@@ -81,7 +84,8 @@ type EchoState struct {
 	ID    spec.ID
 	Ports uint8
 	// CAW is the currently active wave (None: undef), Rec the tokens of it
-	// received, Father the port its first token came on.
+	// received, Father the port its first token came on (echoNoPort:
+	// undef).
 	CAW    spec.ID
 	Rec    uint8
 	Father uint8
@@ -111,7 +115,7 @@ func (s *EchoState) Fields(c *spec.Codec) {
 	spec.Uint(c, &s.Ports)
 	c.ID(&s.CAW)
 	spec.Uint(c, &s.Rec)
-	spec.Uint(c, &s.Father)
+	spec.PortField(c, &s.Father)
 	spec.Uint(c, &s.LRec)
 	c.ID(&s.Win)
 	c.Bool(&s.Flooded)
@@ -159,6 +163,9 @@ func (p Echo) Info() spec.Info {
 			Max: func(n int) int { return (n + 1) * n * (n - 1) },
 			Of:  echoBound},
 		Channels: spec.FIFO,
+		// It floods every port, answers on its father's port, and keeps
+		// the father in a PortField.
+		PortBlind: true,
 	}
 	switch p.variant {
 	case echoNoReset:
@@ -177,7 +184,7 @@ func (p Echo) Info() spec.Info {
 
 // Init implements spec.Protocol.
 func (Echo) Init(env spec.Env) EchoState {
-	return EchoState{ID: env.ID, Ports: uint8(env.Ports)}
+	return EchoState{ID: env.ID, Ports: uint8(env.Ports), Father: echoNoPort}
 }
 
 // Step implements spec.Protocol.

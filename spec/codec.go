@@ -23,6 +23,9 @@ type Codec struct {
 	// the Encoder itself, where identities cannot be told apart.
 	relabel func(ID) ID
 	raw     bool
+	// ports, when encoding, renumbers every port written through
+	// PortField and PortSetField (RenamePorts).
+	ports []Port
 }
 
 // Fielder is a local state (through its pointer) that lists its fields for
@@ -147,4 +150,35 @@ func Int[T Signed](c *Codec, p *T) {
 		c.d.fail()
 	}
 	*p = T(v)
+}
+
+// PortField writes or reads a field that names one of the process's
+// ports, of any unsigned type, as Uint does. RenamePorts renumbers it: a
+// protocol that declares spec.Info.PortBlind keeps its ports in such
+// fields. A value that is not a port (at least the number of ports: a
+// mark for "none") stays as it is.
+func PortField[T Unsigned](c *Codec, p *T) {
+	if !c.decoding && c.ports != nil && uint64(*p) < uint64(len(c.ports)) {
+		c.e.Uint(uint64(c.ports[*p]))
+		return
+	}
+	Uint(c, p)
+}
+
+// PortSetField writes or reads a set of ports as a bit mask (bit k for
+// port k), of any unsigned type, as Uint does; RenamePorts renumbers its
+// members. Bits beyond the process's ports stay as they are.
+func PortSetField[T Unsigned](c *Codec, p *T) {
+	if !c.decoding && c.ports != nil {
+		v := uint64(*p)
+		out := v &^ (uint64(1)<<len(c.ports) - 1)
+		for k, to := range c.ports {
+			if v&(1<<k) != 0 {
+				out |= 1 << to
+			}
+		}
+		c.e.Uint(out)
+		return
+	}
+	Uint(c, p)
 }

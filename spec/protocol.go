@@ -208,6 +208,17 @@ type Info struct {
 	// explorer then lists one action per alternative. A step that chooses
 	// among several without it is a finding, not a silent first pick.
 	Chooses bool
+	// PortBlind declares that the protocol's behaviour does not depend on
+	// how a process numbers its ports: it sends on every port, on the port
+	// a message came on, or on ports it chooses among (Outbox.Choose), and
+	// its state names ports only through PortField and PortSetField.
+	// Renumbering a process's ports then renumbers what it does, so the
+	// explorer takes id placements up to the network's whole automorphism
+	// group, ports moving, rather than the automorphisms that keep every
+	// port number. It checks the claim at every distinct step it takes and
+	// on every initial state, for every renumbering of the process's
+	// ports: one that does not commute is a uniformity violation.
+	PortBlind bool
 	// KnowsN declares that processes are told n (Env.N).
 	KnowsN bool
 	// Bug describes the mistake of a buggy variant; empty for a correct one.
@@ -435,6 +446,40 @@ func (m erased[S]) relabel(dst, local []byte, f func(ID) ID) ([]byte, bool) {
 	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}, relabel: f}}
 	b.c.e.Uint(uint64(dec.Status))
 	b.c.e.ID(f(dec.Leader))
+	any(&b.s).(Fielder).Fields(&b.c)
+	if b.c.raw {
+		return dst, false
+	}
+	return b.c.e.Bytes(), true
+}
+
+// RenamePorts appends to dst the encoding of local with every port its
+// Fields method writes through PortField and PortSetField renumbered by
+// perm (port k becomes perm[k]; a value perm does not cover stays as it
+// is). It reports false when it cannot know where the state's ports are,
+// as Relabel does for identities.
+func RenamePorts(m Machine, dst, local []byte, perm []Port) ([]byte, bool) {
+	r, ok := m.(interface {
+		renamePorts(dst, local []byte, perm []Port) ([]byte, bool)
+	})
+	if !ok {
+		return dst, false
+	}
+	return r.renamePorts(dst, local, perm)
+}
+
+func (m erased[S]) renamePorts(dst, local []byte, perm []Port) ([]byte, bool) {
+	if m.legacy != nil {
+		return dst, false
+	}
+	s, err := m.tryDecode(local)
+	if err != nil {
+		return dst, false
+	}
+	dec := s.Decision()
+	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}, ports: perm}}
+	b.c.e.Uint(uint64(dec.Status))
+	b.c.e.ID(dec.Leader)
 	any(&b.s).(Fielder).Fields(&b.c)
 	if b.c.raw {
 		return dst, false

@@ -73,7 +73,7 @@ func (s *Server) fullSpace(n int) (configs.Space, error) {
 	if err != nil {
 		return sp, err
 	}
-	sp.Channels = s.space.Channels
+	sp.Channels, sp.PortBlind = s.space.Channels, s.space.PortBlind
 	if s.space.AnyNumbering {
 		if err := sp.AnyPorts(); err != nil {
 			return sp, err

@@ -59,7 +59,7 @@ func (l *Local) server(algo string, n int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run on %d processes: %v", algo, n, err)
 	}
-	space.Channels, space.Capacity = info.Channels, info.Capacity
+	space.Channels, space.Capacity, space.PortBlind = info.Channels, info.Capacity, info.PortBlind
 	s, err := New(m, space)
 	if err != nil {
 		return nil, err
