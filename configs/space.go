@@ -5,6 +5,7 @@
 package configs
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -218,7 +219,7 @@ func (sp Space) placements(top spec.Topology) iter.Seq[[]spec.ID] {
 			if leastInOrbit(ids, inv) && !yield(slices.Clone(ids)) {
 				return
 			}
-			if !nextPermutation(ids) {
+			if !NextPermutation(ids) {
 				return
 			}
 		}
@@ -280,9 +281,9 @@ func leastInOrbit(ids []spec.ID, inverses [][]int) bool {
 	return true
 }
 
-// nextPermutation advances a to its next lexicographic permutation and
+// NextPermutation advances a to its next lexicographic permutation and
 // reports whether there was one.
-func nextPermutation(a []spec.ID) bool {
+func NextPermutation[T cmp.Ordered](a []T) bool {
 	i := len(a) - 2
 	for i >= 0 && a[i] >= a[i+1] {
 		i--

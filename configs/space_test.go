@@ -103,7 +103,7 @@ func allPerms(n int) [][]spec.ID {
 	var out [][]spec.ID
 	for {
 		out = append(out, slices.Clone(ids))
-		if !nextPermutation(ids) {
+		if !NextPermutation(ids) {
 			return out
 		}
 	}
@@ -223,7 +223,7 @@ func TestRingPlacementsUnchanged(t *testing.T) {
 			for init := spec.Set(1); init <= spec.All(n); init++ {
 				want = append(want, fmt.Sprint(ids, init))
 			}
-			if !nextPermutation(ids[1:]) {
+			if !NextPermutation(ids[1:]) {
 				break
 			}
 		}

@@ -46,29 +46,10 @@ func renumberings(k int) [][]spec.Port {
 		perm[i] = spec.Port(i)
 	}
 	var out [][]spec.Port
-	for nextPerm(perm) {
+	for configs.NextPermutation(perm) {
 		out = append(out, slices.Clone(perm))
 	}
 	return out
-}
-
-// nextPerm advances a to its next lexicographic permutation and reports
-// whether there was one.
-func nextPerm(a []spec.Port) bool {
-	i := len(a) - 2
-	for i >= 0 && a[i] >= a[i+1] {
-		i--
-	}
-	if i < 0 {
-		return false
-	}
-	j := len(a) - 1
-	for a[j] <= a[i] {
-		j--
-	}
-	a[i], a[j] = a[j], a[i]
-	slices.Reverse(a[i+1:])
-	return true
 }
 
 // renumbered returns a with its event's port renumbered by perm: the
