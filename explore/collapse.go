@@ -710,14 +710,10 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	for p := range n {
 		cs.degree = append(cs.degree, sy.degree(p))
 	}
-	top := sy.Config.Topology
 	v := append(cs.v[:0], uint32(sy.Config.Initiators))
 	init := State{Wake: sy.Config.Initiators, Locals: cs.init[:0], Chans: make([][]spec.Message, k)}
 	for q := range n {
-		env := spec.Env{ID: sy.Config.IDs[q], Ports: top.Ports[q]}
-		if sy.Info.KnowsN {
-			env.N = n
-		}
+		env := sy.env(q)
 		id, ok := c.initIdx[env]
 		if !ok {
 			id = c.internLocal(sy.init(q, env), sy.Machine)

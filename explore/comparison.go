@@ -198,10 +198,7 @@ func (sy *System) checkInitRelabelled(seed uint64, passed map[spec.Env]bool) (de
 	}()
 	top := sy.Config.Topology
 	for i := range top.N {
-		env := spec.Env{ID: sy.Config.IDs[i], Ports: top.Ports[i]}
-		if sy.Info.KnowsN {
-			env.N = top.N
-		}
+		env := sy.env(i)
 		if passed[env] {
 			continue
 		}

@@ -160,10 +160,7 @@ func (sy *System) checkInitPorts(passed map[spec.Env]bool) (detail string) {
 	}()
 	top := sy.Config.Topology
 	for i := range top.N {
-		env := spec.Env{ID: sy.Config.IDs[i], Ports: top.Ports[i]}
-		if sy.Info.KnowsN {
-			env.N = top.N
-		}
+		env := sy.env(i)
 		if passed[env] || env.Ports < 2 || env.Ports > configs.MaxBlindPorts {
 			continue
 		}

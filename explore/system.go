@@ -66,17 +66,24 @@ func NewSystem(m spec.Machine, cfg spec.Config) *System {
 // N is the number of processes.
 func (sy *System) N() int { return sy.Config.Topology.N }
 
+// env is process i's environment: its id, its number of ports, and n
+// where the protocol knows it.
+func (sy *System) env(i int) spec.Env {
+	top := &sy.Config.Topology
+	env := spec.Env{ID: sy.Config.IDs[i], Ports: top.Ports[i]}
+	if sy.Info.KnowsN {
+		env.N = top.N
+	}
+	return env
+}
+
 // Initial returns the initial state: every process in its initial state,
 // channels empty, every initiator's wake-up pending.
 func (sy *System) Initial() State {
 	top := sy.Config.Topology
 	s := State{Locals: make([][]byte, top.N), Chans: make([][]spec.Message, len(top.Edges)), Wake: sy.Config.Initiators}
 	for i := range top.N {
-		env := spec.Env{ID: sy.Config.IDs[i], Ports: top.Ports[i]}
-		if sy.Info.KnowsN {
-			env.N = top.N
-		}
-		s.Locals[i] = sy.init(i, env)
+		s.Locals[i] = sy.init(i, sy.env(i))
 	}
 	if sy.Clocks {
 		s.Clocks = make([]int32, top.N)

@@ -435,6 +435,13 @@ func Relabel(m Machine, dst, local []byte, f func(ID) ID) ([]byte, bool) {
 }
 
 func (m erased[S]) relabel(dst, local []byte, f func(ID) ID) ([]byte, bool) {
+	return m.reencode(dst, local, Codec{relabel: f})
+}
+
+// reencode appends to dst the encoding of local written through c, an
+// encoding codec that relabels its ids (Relabel) or renumbers its ports
+// (RenamePorts); false if local's fields cannot all be written through it.
+func (m erased[S]) reencode(dst, local []byte, c Codec) ([]byte, bool) {
 	if m.legacy != nil {
 		return dst, false
 	}
@@ -443,9 +450,13 @@ func (m erased[S]) relabel(dst, local []byte, f func(ID) ID) ([]byte, bool) {
 		return dst, false
 	}
 	dec := s.Decision()
-	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}, relabel: f}}
+	if c.relabel != nil {
+		dec.Leader = c.relabel(dec.Leader)
+	}
+	c.e = Encoder{buf: dst}
+	b := &fieldsBox[S]{s: s, c: c}
 	b.c.e.Uint(uint64(dec.Status))
-	b.c.e.ID(f(dec.Leader))
+	b.c.e.ID(dec.Leader)
 	any(&b.s).(Fielder).Fields(&b.c)
 	if b.c.raw {
 		return dst, false
@@ -469,22 +480,7 @@ func RenamePorts(m Machine, dst, local []byte, perm []Port) ([]byte, bool) {
 }
 
 func (m erased[S]) renamePorts(dst, local []byte, perm []Port) ([]byte, bool) {
-	if m.legacy != nil {
-		return dst, false
-	}
-	s, err := m.tryDecode(local)
-	if err != nil {
-		return dst, false
-	}
-	dec := s.Decision()
-	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}, ports: perm}}
-	b.c.e.Uint(uint64(dec.Status))
-	b.c.e.ID(dec.Leader)
-	any(&b.s).(Fielder).Fields(&b.c)
-	if b.c.raw {
-		return dst, false
-	}
-	return b.c.e.Bytes(), true
+	return m.reencode(dst, local, Codec{ports: perm})
 }
 
 // CanRelabel reports whether Relabel can locate the identities in m's
