@@ -635,7 +635,6 @@ type collapsedStore struct {
 	cand     []slot
 	uacts    []slot // successorPrints'
 	r, p     []uint32
-	sink     uint64 // what the visited set's peek read
 	vw       vecView
 	procs    []int32 // ample's
 	sum      uint64  // the fingerprint sum of the state being expanded
@@ -818,7 +817,7 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	}
 	if len(acts) > 1 {
 		for _, cd := range cands[first:] {
-			cs.sink += x.seen.peek(cd.fp)
+			x.seen.peek(cd.fp)
 		}
 	}
 	out.ncand = append(out.ncand, int32(len(acts)))

@@ -975,7 +975,7 @@ func (s *diskSet) get(key []byte, fp uint64) (int32, bool) {
 	return 0, false
 }
 
-func (s *diskSet) peek(uint64) uint64 { return 0 }
+func (s *diskSet) peek(uint64) {}
 func (s *diskSet) bytes() int64 {
 	b := &s.ds.b
 	return int64(cap(b.ents))*32 + int64(cap(b.recs)) + int64(len(b.slots))*4

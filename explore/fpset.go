@@ -3,6 +3,7 @@ package explore
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 )
 
 // fpSet is the visited set of fingerprint mode: open addressing with
@@ -70,16 +71,31 @@ func (s *fpSeg) slot(fp uint64) (*fpSlot, bool) {
 // 2^-64 chance of a missed state.
 func key(fp uint64) uint64 { return max(fp, 1) }
 
-// peek reads the slot where fp's search starts, so that a put or get of
-// fp soon after finds it in the cache; its result means nothing (the
-// caller keeps it somewhere, lest the read be optimised away).
-func (f *fpSet) peek(fp uint64) uint64 {
+// peek prefetches the slot where fp's search starts, so that a put or get
+// of fp soon after finds it in the cache.
+func (f *fpSet) peek(fp uint64) {
 	fp = key(fp)
-	s := f.seg(fp)
-	if len(s.slots) == 0 {
-		return 0
+	if s := f.seg(fp); len(s.slots) > 0 {
+		prefetch(unsafe.Pointer(&s.slots[fp&uint64(len(s.slots)-1)]))
 	}
-	return uint64(s.slots[fp&uint64(len(s.slots)-1)][0])
+}
+
+// lookAhead is how many fingerprints ahead of its put or update a run of
+// them has its lines prefetched (peekAhead).
+const lookAhead = 16
+
+// peekAhead is called before the t-th put or update of the run fps: it
+// prefetches the line of the one lookAhead further (and at t = 0 those
+// of the first lookAhead), so that lookAhead misses overlap.
+func (f *fpSet) peekAhead(fps []uint64, t int) {
+	if t == 0 {
+		for _, fp := range fps[:min(len(fps), lookAhead)] {
+			f.peek(fp)
+		}
+	}
+	if t+lookAhead < len(fps) {
+		f.peek(fps[t+lookAhead])
+	}
 }
 
 // put inserts fp with index v unless fp is there; it returns the index

@@ -267,7 +267,9 @@ func (x *searcher) runLevels(r *configResult) taken {
 			// Number.
 			lv.crew.run(par, func(o int) {
 				f := &x.fps.set
-				for t, fp := range lr.fresh[o] {
+				fresh := lr.fresh[o]
+				for t, fp := range fresh {
+					f.peekAhead(fresh, t)
 					f.update(fp, lr.num[o][t])
 				}
 			})
@@ -373,31 +375,18 @@ func (x *searcher) lookUp(outs []*levelChunkOut) {
 	x.lv.crew.run(x.par, func(o int) {
 		f := &x.fps.set
 		res, fresh := lr.res[o][:0], lr.fresh[o][:0]
-		sink := uint64(0)
 		for _, lc := range outs {
 			fps := lc.fpo[o]
-			for len(fps) > 0 {
-				// A few at a time, their lines fetched first: the
-				// misses overlap (a load far ahead would stall the
-				// loop as much as the put's own).
-				batch := fps[:min(len(fps), 16)]
-				fps = fps[len(batch):]
-				for _, fp := range batch {
-					sink += f.peek(fp)
+			for t, fp := range fps {
+				f.peekAhead(fps, t)
+				j, seen := f.put(fp, int32(-len(fresh)-1))
+				if !seen {
+					fresh = append(fresh, fp)
 				}
-				for _, fp := range batch {
-					j, seen := f.put(fp, int32(-len(fresh)-1))
-					if !seen {
-						fresh = append(fresh, fp)
-					}
-					res = append(res, j)
-				}
+				res = append(res, j)
 			}
 		}
 		lr.res[o], lr.fresh[o], lr.cur[o], lr.num[o] = res, fresh, 0, lr.num[o][:0]
-		if sink == 1 {
-			runtime.KeepAlive(sink)
-		}
 	})
 }
 

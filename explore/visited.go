@@ -11,9 +11,9 @@ type visited interface {
 	put(rec []byte, fp uint64, i int32) (int32, bool)
 	// get returns the index stored for the state, if any.
 	get(rec []byte, fp uint64) (int32, bool)
-	// peek touches where fp would be, so that a put soon after finds it in
-	// the cache (fingerprint sets; others return 0).
-	peek(fp uint64) uint64
+	// peek prefetches where fp would be, so that a put soon after finds it
+	// in the cache (fingerprint sets; others do nothing).
+	peek(fp uint64)
 	// bytes is what the set takes.
 	bytes() int64
 	// reset empties the set, keeping its storage where it can.
@@ -27,7 +27,7 @@ type fingerprints struct{ set fpSet }
 
 func (f *fingerprints) put(_ []byte, fp uint64, i int32) (int32, bool) { return f.set.put(fp, i) }
 func (f *fingerprints) get(_ []byte, fp uint64) (int32, bool)          { return f.set.get(fp) }
-func (f *fingerprints) peek(fp uint64) uint64                          { return f.set.peek(fp) }
+func (f *fingerprints) peek(fp uint64)                                 { f.set.peek(fp) }
 func (f *fingerprints) bytes() int64                                   { return f.set.bytes() }
 func (f *fingerprints) reset()                                         { f.set.reset() }
 
@@ -120,7 +120,7 @@ func (m *exactStates) get(key []byte, fp uint64) (int32, bool) {
 	return j, ok
 }
 
-func (m *exactStates) peek(fp uint64) uint64 { return m.fps.peek(fp) }
+func (m *exactStates) peek(fp uint64) { m.fps.peek(fp) }
 
 func (m *exactStates) bytes() int64 {
 	b := m.fps.bytes() + int64(len(m.starts))*exactChunk*8 + int64(len(m.overflow))*64
