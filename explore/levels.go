@@ -60,7 +60,23 @@ const (
 	// written before workers expand them during the last segment of a
 	// level.
 	levelAhead = 8
+	// levelSplit is the number of segments levelChunkFor gives a level
+	// where it can, with chunks of at least levelMinChunk states.
+	levelSplit    = 4
+	levelMinChunk = 16
 )
+
+// levelChunkFor is the chunk size for a level of m states: levelChunk,
+// or less for a level shorter than levelSplit segments, so that even a
+// small level has segments for the workers to expand while the searcher
+// takes the one before.
+func levelChunkFor(m int32) int32 {
+	size := int32(levelChunk)
+	for size > levelMinChunk && m < levelSplit*levelSegment*size {
+		size /= 2
+	}
+	return size
+}
 
 // levelCounts counts segments, chunks expanded by the workers and left
 // over to the searcher, and searches that record edges, for the tests to
@@ -178,10 +194,6 @@ func (lv *levels) chunkOuts(sg segment) []*levelChunkOut { return lv.outs[sg.par
 // added and checked, with x.par workers sharing each level.
 func (x *searcher) runLevels(r *configResult) taken {
 	cs, lv, par := &x.cz, &x.lv, x.par
-	size := int32(levelChunk)
-	if x.opts.chunk > 0 {
-		size = int32(x.opts.chunk)
-	}
 	for p := range lv.outs {
 		lv.outs[p] = make([]*levelChunkOut, levelSegment)
 		lv.deferred[p] = make([]bool, levelSegment)
@@ -208,6 +220,10 @@ func (x *searcher) runLevels(r *configResult) taken {
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
 		d := x.depthOf(lo)
+		size := levelChunkFor(hi - lo)
+		if x.opts.chunk > 0 {
+			size = int32(x.opts.chunk)
+		}
 		// The level's records stay where they are while the next level's
 		// are written: workers read them from a view (window.view).
 		x.kept.expanding(lo)

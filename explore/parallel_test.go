@@ -218,3 +218,20 @@ func TestProgressOnWorkers(t *testing.T) {
 		t.Fatalf("last report: %d states, %d configurations done; the result: %d states, %d configurations", last.States, last.ConfigsDone, res.States, res.Configs)
 	}
 }
+
+// TestLevelChunkFor pins the chunk sizes of levels.go: full chunks from
+// levelSplit segments of them up, halved below, never under levelMinChunk.
+func TestLevelChunkFor(t *testing.T) {
+	for _, c := range []struct{ states, size int32 }{
+		{0, levelMinChunk},
+		{1, levelMinChunk},
+		{levelSplit * levelSegment * levelMinChunk * 2, 2 * levelMinChunk},
+		{levelSplit*levelSegment*levelChunk - 1, levelChunk / 2},
+		{levelSplit * levelSegment * levelChunk, levelChunk},
+		{1 << 30, levelChunk},
+	} {
+		if got := levelChunkFor(c.states); got != c.size {
+			t.Errorf("levelChunkFor(%d) = %d, want %d", c.states, got, c.size)
+		}
+	}
+}
