@@ -166,6 +166,7 @@ func boundsAction(c *cli.Context) error {
 			if err != nil {
 				return internalf("the execution with the most messages (n=%d, configuration %s) does not replay: %v", w.N, w.Worst.Config, err)
 			}
+			trace.Worst = !exceeded
 			if worstOut != "" {
 				if err := writeTrace(trace, worstOut); err != nil {
 					fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,6 +126,21 @@ func TestBoundsWorstOut(t *testing.T) {
 	}
 	if code, out, _ := elcheck("bounds", "-algo=cr", "-n=3..4", "-worst-out="+path); code != exitVerified || !strings.Contains(out, "the execution with the most messages (n=4, 14 messages") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if code, out, _ := elcheck("replay", path); code != exitVerified || !strings.Contains(out, "REPLAYED: the execution sends 14 messages, within") {
+		t.Errorf("replay exit %d:\n%s", code, out)
+	}
+	// The same execution without the mark is a violation trace that no
+	// longer exceeds the bound.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"worst": true`)) {
+		t.Fatalf("%s has no worst mark:\n%s", path, b)
+	}
+	if err := os.WriteFile(path, bytes.Replace(b, []byte(`"worst": true`), []byte(`"worst": false`), 1), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if code, out, _ := elcheck("replay", path); code != exitVerified || !strings.Contains(out, "NOT REPRODUCED: the execution sends 14 messages, within") {
 		t.Errorf("replay exit %d:\n%s", code, out)

@@ -34,9 +34,13 @@ type File struct {
 	Initiators []int     `json:"initiators"`
 	// Edges are the channels of the network the trace ran on, in the
 	// explorer's order: replay refuses to run it on another network.
-	Edges    []FileEdge  `json:"edges,omitempty"`
-	Property string      `json:"property"`
-	Detail   string      `json:"detail"`
+	Edges    []FileEdge `json:"edges,omitempty"`
+	Property string     `json:"property"`
+	Detail   string     `json:"detail"`
+	// Worst marks a message-bound trace that records no violation but
+	// the execution with the most messages elcheck bounds found, within
+	// the declared bound (-worst-out); omitted otherwise.
+	Worst    bool        `json:"worst,omitempty"`
 	LoopAt   int         `json:"loop_at"`
 	Steps    []FileStep  `json:"steps"`
 	Messages int         `json:"messages"`
@@ -95,7 +99,7 @@ type FileLocal struct {
 func (t *Trace) ToFile() *File {
 	f := &File{Version: FormatVersion, Algo: t.Algo, N: t.Config.Topology.N, Topology: t.Config.Topology.Kind.String(),
 		Channels: t.Config.Channels.String(), Capacity: t.Config.Capacity, IDs: t.Config.IDs, Initiators: t.Config.Initiators.Members(),
-		Edges: Edges(t.Config.Topology), Property: t.Property, Detail: t.Detail, LoopAt: t.LoopAt, Steps: []FileStep{}}
+		Edges: Edges(t.Config.Topology), Property: t.Property, Detail: t.Detail, Worst: t.Worst, LoopAt: t.LoopAt, Steps: []FileStep{}}
 	for _, st := range t.Steps {
 		a := st.Action
 		fs := FileStep{Event: a.Kind.String(), Process: a.Proc, From: -1, Choice: a.Choice.String(), Text: t.describe(a), Note: st.Note}
@@ -316,6 +320,9 @@ func (f *File) Violation(m spec.Machine) (*explore.Violation, error) {
 type Outcome struct {
 	// Confirmed is true when the recorded violation occurs again.
 	Confirmed bool
+	// Within is true when a Worst trace runs again within the bound, as
+	// recorded: neither a violation nor a failure to reproduce one.
+	Within bool
 	// Why says what was seen, in one line.
 	Why   string
 	Trace *Trace
@@ -336,6 +343,7 @@ func Replay(f *File, m spec.Machine) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	t.Worst = f.Worst && f.Property == invariants.MessageBound
 	return judge(t), nil
 }
 
@@ -380,6 +388,7 @@ func judge(t *Trace) Outcome {
 		case sent > b.Max(t.Config.Topology.N):
 			o.Confirmed, o.Why = true, fmt.Sprintf("the execution sends %d messages, more than %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
 		default:
+			o.Within = t.Worst
 			o.Why = fmt.Sprintf("the execution sends %d messages, within %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
 		}
 		return o

@@ -30,7 +30,10 @@ type Trace struct {
 	Algo     string
 	Property string
 	Detail   string
-	Config   spec.Config
+	// Worst marks a message-bound trace that is the execution with the
+	// most messages, within the bound, not a violation (File.Worst).
+	Worst  bool
+	Config spec.Config
 	// LoopAt is the number of steps after which the final state was first
 	// reached (a cycle), or -1.
 	LoopAt  int
