@@ -47,8 +47,8 @@ import (
 // them (join). (A protocol whose steps read hidden state, such as a count
 // of all calls, is caught either way, perhaps at another step: the
 // uniformity check calls steps at other times in the two searches.) A
-// worker writes only its own buffers, which stay in its core's cache, and
-// reads copies of what it needs of the searcher's.
+// worker writes only its own scratch and the chunks it claims, and reads
+// copies of what it needs of the searcher's.
 
 const (
 	// levelChunk is the number of states a worker expands at a time, and
@@ -144,7 +144,7 @@ func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
 }
 
 // czWorker is a worker's own scratch for expanding collapsed states
-// against tables it only reads, and its own chunks' storage. What it reads
+// against tables it only reads. What it reads
 // of the searcher's is copied in (the tables' headers, the view of the
 // level), so that it never reads a cache line the searcher writes.
 type czWorker struct {
@@ -157,8 +157,6 @@ type czWorker struct {
 	v       []uint32
 	acts    []slot
 	chg     []czChange
-	pool    [2][]*levelChunkOut // by segment parity
-	used    [2]int
 	hit     int      // in the view of the level
 	_       [64]byte // apart from the next worker's cache lines
 }
@@ -167,7 +165,9 @@ type czWorker struct {
 type levels struct {
 	// Per segment parity (a segment is expanded while the one before it
 	// is taken): per chunk, its expansion and whether it is left to phase
-	// 2.
+	// 2. A chunk's storage is its place's, whichever worker claims it, so
+	// that the two segments' chunks are all there is: per-worker pools
+	// grew to the most chunks each worker ever claimed in one segment.
 	outs     [2][]*levelChunkOut
 	deferred [2][]bool
 	wks      []czWorker
@@ -195,7 +195,12 @@ func (lv *levels) chunkOuts(sg segment) []*levelChunkOut { return lv.outs[sg.par
 func (x *searcher) runLevels(r *configResult) taken {
 	cs, lv, par := &x.cz, &x.lv, x.par
 	for p := range lv.outs {
-		lv.outs[p] = make([]*levelChunkOut, levelSegment)
+		if len(lv.outs[p]) != levelSegment || len(lv.outs[p][0].fpo) != par {
+			lv.outs[p] = make([]*levelChunkOut, levelSegment)
+			for c := range lv.outs[p] {
+				lv.outs[p][c] = &levelChunkOut{fpo: make([][]uint64, par)}
+			}
+		}
 		lv.deferred[p] = make([]bool, levelSegment)
 	}
 	if len(lv.wks) != par {
@@ -303,13 +308,11 @@ func (x *searcher) runLevels(r *configResult) taken {
 // bytes is what the workers' chunks and the lookups' answers take.
 func (lv *levels) bytes() int64 {
 	b := int64(0)
-	for w := range lv.wks {
-		for _, pool := range lv.wks[w].pool {
-			for _, lc := range pool {
-				b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4
-				for _, f := range lc.fpo {
-					b += int64(cap(f)) * 8
-				}
+	for _, outs := range lv.outs {
+		for _, lc := range outs {
+			b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4
+			for _, f := range lc.fpo {
+				b += int64(cap(f)) * 8
 			}
 		}
 	}
@@ -330,14 +333,13 @@ func (x *searcher) join() {
 }
 
 // expandJob is phase 1 of segment sg, for the crew: worker w claims
-// chunks and expands them into its own storage.
+// chunks and expands them into their storage.
 func (x *searcher) expandJob(sg segment) func(w int) {
 	cs, lv, par := &x.cz, &x.lv, x.par
 	chunks := sg.chunks()
 	outs, deferred := lv.outs[sg.parity], lv.deferred[sg.parity]
 	for w := range lv.wks {
 		wk := &lv.wks[w]
-		wk.used[sg.parity] = 0
 		wk.c, wk.sy, wk.inPort, wk.degree, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.degree, cs.outEdge, x.kview
 	}
 	var cursor atomic.Int32
@@ -348,10 +350,9 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 			if c >= chunks {
 				return
 			}
-			lc := wk.chunk(sg.parity, par)
+			lc := outs[c]
 			lc.out.reset()
 			lc.out.res = nil
-			outs[c] = lc
 			deferred[c] = !wk.expand(sg.first(c), sg.last(c), lc, par)
 		}
 	}
@@ -431,16 +432,6 @@ func (x *searcher) take(sg segment, outs []*levelChunkOut, d int32, r *configRes
 		between()
 	}
 	return goOn
-}
-
-// chunk returns the worker's next chunk storage for segments of parity
-// sp.
-func (wk *czWorker) chunk(sp, p int) *levelChunkOut {
-	if wk.used[sp] == len(wk.pool[sp]) {
-		wk.pool[sp] = append(wk.pool[sp], &levelChunkOut{fpo: make([][]uint64, p)})
-	}
-	wk.used[sp]++
-	return wk.pool[sp][wk.used[sp]-1]
 }
 
 // rec is state i's record, from the view of the level (runLevels).
