@@ -153,8 +153,10 @@ type Progress struct {
 // batchSize is how many configurations are searched between two merges of
 // results. Each configuration is searched on its own, whatever the others
 // found, so the counts do not depend on the batch size, the number of
-// workers or the sharding of the space.
-const batchSize = 64
+// workers or the sharding of the space. Each merge waits for the last
+// configuration of its batch, the other workers idle meanwhile: 64 cost
+// 20 ms of a 0.7 s sweep (n = 7) on two workers, 256 cost 6 ms.
+const batchSize = 256
 
 // outcome is one configuration's result inside a batch.
 type outcome struct {
