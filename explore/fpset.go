@@ -42,11 +42,16 @@ func (e *fpSlot) set(fp uint64, v int32) {
 	*e = fpSlot{uint32(fp), uint32(fp >> 32), uint32(v)}
 }
 
-// reset empties the set, keeping its storage.
+// reset empties the set, keeping its storage. It clears only the
+// segments in use: a sweep's configurations are mostly far smaller than
+// its largest, whose size the table keeps, and most of their segments
+// are empty.
 func (f *fpSet) reset() {
 	for i := range f.segs {
-		clear(f.segs[i].slots)
-		f.segs[i].n = 0
+		if f.segs[i].n > 0 {
+			clear(f.segs[i].slots)
+			f.segs[i].n = 0
+		}
 	}
 }
 
