@@ -83,6 +83,7 @@ func (w *window) seal() {
 		c, w.free = w.free[n-1], w.free[:n-1]
 	} else {
 		c = &chunk{buf: make([]byte, 0, chunkSize)}
+		populate(c.buf[:cap(c.buf)])
 	}
 	c.buf, c.offs, c.first = c.buf[:0], append(c.offs[:0], 0), w.next
 	w.live = append(w.live, c)

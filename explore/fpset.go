@@ -146,6 +146,7 @@ func (f *fpSet) get(fp uint64) (int32, bool) {
 func (f *fpSet) grow(s *fpSeg) {
 	old := s.slots
 	s.slots, s.n = make([]fpSlot, max(16, 2*len(old))), 0
+	populate(s.slots)
 	for i := range old {
 		if k := old[i].key(); k != 0 {
 			e, _ := s.slot(k)

@@ -23,7 +23,7 @@ func (p *pages[T]) len() int { return p.n }
 // push appends v.
 func (p *pages[T]) push(v T) {
 	if p.n>>pageBits == len(p.p) {
-		p.p = append(p.p, make([]T, 1<<pageBits))
+		p.grow()
 	}
 	p.p[p.n>>pageBits][p.n&pageMask] = v
 	p.n++
@@ -33,12 +33,19 @@ func (p *pages[T]) push(v T) {
 func (p *pages[T]) append(vs []T) {
 	for len(vs) > 0 {
 		if p.n>>pageBits == len(p.p) {
-			p.p = append(p.p, make([]T, 1<<pageBits))
+			p.grow()
 		}
 		k := copy(p.p[p.n>>pageBits][p.n&pageMask:], vs)
 		p.n += k
 		vs = vs[k:]
 	}
+}
+
+// grow adds a page, mapped in at once (populate).
+func (p *pages[T]) grow() {
+	pg := make([]T, 1<<pageBits)
+	populate(pg)
+	p.p = append(p.p, pg)
 }
 
 // at returns element i.
