@@ -31,12 +31,14 @@ chromium:
 	@if [ "$$CI" = true ]; then command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium); fi
 
 ## vet: gofmt and go vet; explore has assembly for amd64
-## (prefetch_amd64.s) and Go for the other architectures, which is vetted
-## for arm64 too so that it builds.
+## (prefetch_amd64.s) and a system call for Linux (populate_linux.go), with
+## Go for the other architectures and systems, which is vetted for arm64
+## and macOS too so that it builds.
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./explore/
+	GOOS=darwin $(GO) vet ./explore/
 
 ## static: staticcheck, at the version go.mod pins (its tool directive),
 ## and go.mod/go.sum as `go mod tidy` would leave them.

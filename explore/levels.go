@@ -144,9 +144,9 @@ func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
 }
 
 // czWorker is a worker's own scratch for expanding collapsed states
-// against tables it only reads. What it reads
-// of the searcher's is copied in (the tables' headers, the view of the
-// level), so that it never reads a cache line the searcher writes.
+// against tables it only reads. What it reads of the searcher's is copied
+// in (the tables' headers, the view of the level), so that it never reads
+// a cache line the searcher writes.
 type czWorker struct {
 	c       collapser
 	sy      *System

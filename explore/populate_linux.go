@@ -8,10 +8,6 @@ import (
 // madvPopulateWrite is Linux's MADV_POPULATE_WRITE (5.14 and later).
 const madvPopulateWrite = 23
 
-// populateMin is the smallest slice populate maps in: below a few pages
-// the system call costs more than the faults it spares.
-const populateMin = 64 << 10
-
 // populate maps in the whole pages under s, writable, with one system
 // call. Fresh memory from the kernel is mapped page by page on first
 // touch, a fault each, and on a virtual machine a fault is dear: touching
