@@ -22,7 +22,7 @@ func populate[T any](s []T) {
 	if n < populateMin {
 		return
 	}
-	const page = 4096
+	page := uintptr(syscall.Getpagesize()) // 64 KiB on some arm64 kernels
 	p := uintptr(unsafe.Pointer(&s[0]))
 	start, end := (p+page-1)&^(page-1), (p+n)&^(page-1)
 	if end > start {
