@@ -29,6 +29,8 @@
 #
 #   bash bench/engine.sh                  # n = 12 and 13, 3 rounds: about 4 minutes
 #   NS=14 REPEAT=1 bash bench/engine.sh   # about 3 minutes
+#   NS=14 REPEAT=5 TOOLS="spin-hc4 elcheck-1 elcheck-2" bash bench/engine.sh
+#                                         # only those runs: about 3 minutes
 #
 # Needs spin and gcc (compare.sh installs them). Not part of CI.
 set -euo pipefail
@@ -36,12 +38,21 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 NS=${NS-"12 13"}
 REPEAT=${REPEAT-3}
+TOOLS=${TOOLS-"spin-default spin-hc4 spin-collapse elcheck-1 elcheck-2 elcheck-exact"}
 out=$root/bench/out/engine
 mkdir -p "$out"
 die() { echo "engine.sh: $*" >&2; exit 2; }
 command -v spin >/dev/null && command -v gcc >/dev/null ||
 	die "spin and gcc are needed: run bench/compare.sh once, or apt-get install -y spin gcc"
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "REPEAT=$REPEAT: a positive integer"
+for t in $TOOLS; do
+	case $t in
+	spin-default | spin-hc4 | spin-collapse | elcheck-1 | elcheck-2 | elcheck-exact) ;;
+	*) die "TOOLS=\"$TOOLS\": use spin-default, spin-hc4, spin-collapse, elcheck-1, elcheck-2 and elcheck-exact" ;;
+	esac
+done
+# want TOOL: whether TOOLS has it.
+want() { [[ " $TOOLS " == *" $1 "* ]]; }
 
 echo "engine.sh: building elcheck" >&2
 go build -o "$root/bench/bin/elcheck" "$root/cmd/elcheck" || die "go build failed"
@@ -78,14 +89,18 @@ for n in $NS; do
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["states"])')
 	w=$(python3 -c "import math; print(max(10, math.ceil(math.log2(2 * ($states + 3)))))")
 	for ((r = 1; r <= REPEAT; r++)); do
-		(cd "$dir/default" && /usr/bin/time -f %M -o pan.rss ./pan >pan.out 2>&1) || die "pan failed: see $dir/default/pan.out"
-		pan_row "$dir/default" "$n" "$r" spin-default
+		if want spin-default; then
+			(cd "$dir/default" && /usr/bin/time -f %M -o pan.rss ./pan >pan.out 2>&1) || die "pan failed: see $dir/default/pan.out"
+			pan_row "$dir/default" "$n" "$r" spin-default
+		fi
 		for s in hc4 collapse; do
+			want "spin-$s" || continue
 			mkdir -p "$dir/$s"
 			(cd "$dir/$s" && /usr/bin/time -f %M -o pan.rss "$dir/small/pan_$s" -w"$w" >pan.out 2>&1) || die "pan failed: see $dir/$s/pan.out"
 			pan_row "$dir/$s" "$n" "$r" "spin-$s"
 		done
 		for run in 1 2 exact; do
+			want "elcheck-$run" || continue
 			flags=(-workers=1)
 			case $run in
 			2) flags=(-workers=2) ;;
