@@ -619,7 +619,8 @@ type collapsedStore struct {
 	v, w   []uint32 // the vector being expanded, and a successor's
 	u      []uint32 // encoding's and print's scratch
 	enc    []byte
-	init   [][]byte // the initial state's local states
+	init   [][]byte         // the initial state's local states
+	chans  [][]spec.Message // and its channels, all empty
 	// Per configuration: the process each channel goes to, and its port
 	// there.
 	edgeTo   []int
@@ -710,7 +711,11 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 		cs.degree = append(cs.degree, sy.degree(p))
 	}
 	v := append(cs.v[:0], uint32(sy.Config.Initiators))
-	init := State{Wake: sy.Config.Initiators, Locals: cs.init[:0], Chans: make([][]spec.Message, k)}
+	if cap(cs.chans) < k {
+		cs.chans = make([][]spec.Message, k)
+	}
+	clear(cs.chans[:k])
+	init := State{Wake: sy.Config.Initiators, Locals: cs.init[:0], Chans: cs.chans[:k]}
 	for q := range n {
 		env := sy.env(q)
 		id, ok := c.initIdx[env]

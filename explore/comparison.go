@@ -124,9 +124,13 @@ func (sy *System) checkRelabelled(local []byte, a Action, next []byte, sends []s
 		}
 		stray := m.stray
 		got, gotSends, err := sy.runEvent(nil, rlocal, rev, a)
-		what := fmt.Sprintf("relabelling the ids it reads, %s, as %s (%s: the same order, %s)", order(ids), order(m.to), rl.Name, rl.What)
+		// Only a finding names the relabelling: built on every step, the
+		// text was most of a sweep's garbage.
+		what := func() string {
+			return fmt.Sprintf("relabelling the ids it reads, %s, as %s (%s: the same order, %s)", order(ids), order(m.to), rl.Name, rl.What)
+		}
 		if err != nil {
-			err.Detail += " when run with " + what
+			err.Detail += " when run with " + what()
 			return err
 		}
 		if stray != spec.None || !bytes.Equal(got, want) || !sameSends(gotSends, wantSends) {
@@ -138,17 +142,17 @@ func (sy *System) checkRelabelled(local []byte, a Action, next []byte, sends []s
 				return err
 			}
 			if err := sy.checkPurity(rlocal, Action{Kind: a.Kind, Proc: a.Proc, Edge: a.Edge, Msg: rev.Msg, Choice: a.Choice}, got, gotSends, firstUseRuns); err != nil {
-				err.Detail += " (with " + what + ")"
+				err.Detail += " (with " + what() + ")"
 				return err
 			}
 		}
 		switch {
 		case stray != spec.None:
 			return &StepError{invariants.ComparisonOnly, fmt.Sprintf("%s gives %s, with the id %d, which is neither its state's nor its message's: a step that only compares ids can only pass on those it has (%s)",
-				sy.describe(a), sy.result(next, sends), stray, what)}
+				sy.describe(a), sy.result(next, sends), stray, what())}
 		case !bytes.Equal(got, want) || !sameSends(gotSends, wantSends):
 			return &StepError{invariants.ComparisonOnly, fmt.Sprintf("%s does more than compare ids: %s and running it gives %s, but relabelling what it gave, %s, gives %s",
-				sy.describe(a), what, sy.result(got, gotSends), sy.result(next, sends), sy.result(want, wantSends))}
+				sy.describe(a), what(), sy.result(got, gotSends), sy.result(next, sends), sy.result(want, wantSends))}
 		}
 	}
 	return nil

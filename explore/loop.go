@@ -150,7 +150,8 @@ func (x *searcher) explore(r *configResult) bool {
 	x.kept.add(rec)
 	x.record(-1, 0, 0)
 	r.states = 1
-	if v := x.check(0, &init, r); v != nil {
+	x.init0 = init // in the searcher, not on the heap once per configuration
+	if v := x.check(0, &x.init0, r); v != nil {
 		r.violation = v
 		return true
 	}

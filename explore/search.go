@@ -54,8 +54,9 @@ type configResult struct {
 // collapsed vectors), and scratch. Which store, visited set and driver a
 // configuration gets is decided in one place, plan (plan.go).
 type searcher struct {
-	sy   *System
-	opts Options // a copy: compareRelabelled changes it
+	sy    *System
+	init0 State   // the initial state, for its check (explore)
+	opts  Options // a copy: compareRelabelled changes it
 	// plainCheck: the search with clocks checks, state by state, that the
 	// graph without them is layered (search); plainSeen holds the depth of
 	// each projection met.

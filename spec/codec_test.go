@@ -161,3 +161,52 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// counter is a state of fixed size: decoding and encoding it need no
+// memory of their own.
+type counter struct {
+	ID   ID
+	Hops int32
+}
+
+func (s counter) Decision() Decision { return Decision{} }
+func (s counter) String() string     { return "counter" }
+func (s *counter) Fields(c *Codec) {
+	c.ID(&s.ID)
+	Int(c, &s.Hops)
+}
+
+type counterProto struct{}
+
+func (counterProto) Info() Info                                 { return Info{Name: "counter", Messages: []string{"m"}} }
+func (counterProto) Init(env Env) counter                       { return counter{ID: env.ID} }
+func (counterProto) Step(s counter, _ Event, _ *Outbox) counter { s.Hops++; return s }
+
+// TestStepAllocatesNothing checks that an erased step of a state without
+// slices allocates nothing once warm: the box its Fields method runs in is
+// recycled. Fresh boxes were most of a sweep's garbage, and on a virtual
+// machine each fresh page of heap costs a fault (dkr n = 6: 2,700 faults
+// against 1,040).
+func TestStepAllocatesNothing(t *testing.T) {
+	m := Erase[counter](counterProto{})
+	local := m.Init(Env{ID: 3, Ports: 1})
+	var out Outbox
+	// Recycled boxes carry nothing from one call to the next.
+	s := local
+	for range 3 {
+		s = m.Step(nil, s, Event{Kind: Deliver}, &out)
+	}
+	if want := m.(erased[counter]).appendLocal(nil, counter{ID: 3, Hops: 3}); !bytes.Equal(s, want) {
+		t.Errorf("three steps gave %v, want %v", s, want)
+	}
+	if raceOn {
+		t.Skip("the race detector's sync.Pool drops what is put back at random")
+	}
+	dst := make([]byte, 0, 64)
+	allocs := testing.AllocsPerRun(100, func() {
+		dst = m.Step(dst[:0], local, Event{Kind: Deliver, Msg: Message{Kind: 1, ID: 2}}, &out)
+	})
+	if allocs != 0 {
+		t.Errorf("a step allocated %v times, want 0", allocs)
+	}
+}

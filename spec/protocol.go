@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Status is what a process has decided about itself.
@@ -264,7 +265,7 @@ func (info Info) Validate() error {
 // with p's Decode (see Local); Erase panics if it finds neither, so that a
 // protocol without an encoding fails where it is registered.
 func Erase[S Local](p Protocol[S]) Machine {
-	m := erased[S]{p: p}
+	m := erased[S]{p: p, boxes: &sync.Pool{New: func() any { return new(fieldsBox[S]) }}}
 	var s S
 	if _, ok := any(&s).(Fielder); ok {
 		return m
@@ -297,6 +298,9 @@ type Machine interface {
 
 type erased[S Local] struct {
 	p Protocol[S]
+	// boxes recycles the fieldsBox each Fields call needs on the heap
+	// (the state and the codec escape through the interface call).
+	boxes *sync.Pool
 	// legacy is the protocol's Decode when S has no Fields method.
 	legacy interface{ Decode(d *Decoder) S }
 }
@@ -345,11 +349,20 @@ func (m erased[S]) tryDecode(local []byte) (S, error) {
 	}
 	// The state and the codec escape through the interface call: one
 	// allocation for both rather than one each.
-	b := &fieldsBox[S]{c: Codec{decoding: true, d: Decoder{buf: local}}}
+	b := m.boxes.Get().(*fieldsBox[S])
+	b.c = Codec{decoding: true, d: Decoder{buf: local}}
 	b.c.d.Uint()
 	b.c.d.ID()
 	any(&b.s).(Fielder).Fields(&b.c)
-	return b.s, b.c.d.Err()
+	s, err := b.s, b.c.d.Err()
+	m.put(b)
+	return s, err
+}
+
+// put clears b, so that it holds on to nothing, and gives it back.
+func (m erased[S]) put(b *fieldsBox[S]) {
+	*b = fieldsBox[S]{}
+	m.boxes.Put(b)
 }
 
 // fieldsBox holds a state and the codec its Fields method runs on.
@@ -369,11 +382,14 @@ func (m erased[S]) appendLocal(dst []byte, s S) []byte {
 		any(s).(interface{ Encode(e *Encoder) }).Encode(&e)
 		return e.Bytes()
 	}
-	b := &fieldsBox[S]{s: s, c: Codec{e: Encoder{buf: dst}}}
+	b := m.boxes.Get().(*fieldsBox[S])
+	b.s, b.c = s, Codec{e: Encoder{buf: dst}}
 	b.c.e.Uint(uint64(dec.Status))
 	b.c.e.ID(dec.Leader)
 	any(&b.s).(Fielder).Fields(&b.c)
-	return b.c.e.Bytes()
+	out := b.c.e.Bytes()
+	m.put(b)
+	return out
 }
 
 // CheckStep checks, on one encoded state and one event, what the explorer
@@ -454,14 +470,17 @@ func (m erased[S]) reencode(dst, local []byte, c Codec) ([]byte, bool) {
 		dec.Leader = c.relabel(dec.Leader)
 	}
 	c.e = Encoder{buf: dst}
-	b := &fieldsBox[S]{s: s, c: c}
+	b := m.boxes.Get().(*fieldsBox[S])
+	b.s, b.c = s, c
 	b.c.e.Uint(uint64(dec.Status))
 	b.c.e.ID(dec.Leader)
 	any(&b.s).(Fielder).Fields(&b.c)
-	if b.c.raw {
+	raw, out := b.c.raw, b.c.e.Bytes()
+	m.put(b)
+	if raw {
 		return dst, false
 	}
-	return b.c.e.Bytes(), true
+	return out, true
 }
 
 // RenamePorts appends to dst the encoding of local with every port its
