@@ -95,8 +95,7 @@ func (m *czMap) put(k uint64, v uint32) {
 type czStep struct {
 	next          uint32
 	send, sendEnd uint32
-	uses          uint32 // by the search, counted for the purity check
-	maxPort       int32  // the largest port sent on, or -1
+	maxPort       int32 // the largest port sent on, or -1
 	same          bool
 }
 
@@ -161,9 +160,14 @@ type collapser struct {
 	}
 	stepIdx czMap // local<<40 | event code -> index into steps
 	steps   []czStep
-	sends   []czSend
-	keyBuf  []byte
-	size    int64 // what the tables hold, about
+	// uses counts each step's uses for the purity check, apart from
+	// steps: workers read steps while the searcher counts (levels.go),
+	// and a count written into a line they read sends it back and forth
+	// between the cores.
+	uses   []uint32
+	sends  []czSend
+	keyBuf []byte
+	size   int64 // what the tables hold, about
 	// guard, if set, is called before the tables change: the searcher
 	// waits there for workers that read them (levels.go).
 	guard func()
@@ -432,11 +436,11 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 	}
 	st.sendEnd = uint32(len(c.sends))
 	st.same = c.localDec[st.next] == c.localDec[local]
-	c.steps = append(c.steps, st)
+	c.steps, c.uses = append(c.steps, st), append(c.uses, 0)
 	if remember {
 		c.stepIdx.put(key, uint32(len(c.steps)-1))
 	}
-	c.size += int64(16 + 24 + 12*len(sends))
+	c.size += int64(16 + 24 + 4 + 12*len(sends))
 	return &c.steps[len(c.steps)-1], nil
 }
 
@@ -790,10 +794,10 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 			break
 		}
 		st := &c.steps[idx]
-		if st.uses < math.MaxUint32 {
-			st.uses++
+		if c.uses[idx] < math.MaxUint32 {
+			c.uses[idx]++
 		}
-		if runs := purityDue(st.uses, every); runs > 0 {
+		if runs := purityDue(c.uses[idx], every); runs > 0 {
 			if failed = cs.checkPurity(v, p, e, msg, st, runs); failed != nil {
 				failAt = ai
 				break
