@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"regexp"
@@ -462,15 +461,6 @@ func counterexample(ctx context.Context, m spec.Machine, res *explore.Result) (*
 		slices.Sort(res.Violated)
 	}
 	return trace, nil
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // sizeUnits are the units of -memory, by their upper-case spelling. The

@@ -1,0 +1,13 @@
+package cli
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// isTerminalFd asks for fd's terminal settings, which only a terminal has.
+func isTerminalFd(fd uintptr) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}

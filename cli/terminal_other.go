@@ -1,0 +1,7 @@
+//go:build !linux && !darwin && !dragonfly && !freebsd && !netbsd && !openbsd
+
+package cli
+
+// isTerminalFd cannot ask here: a character device is taken for a
+// terminal.
+func isTerminalFd(uintptr) bool { return true }
