@@ -117,6 +117,8 @@ type searcher struct {
 	reduce   bool // partial-order reduction (ample.go)
 	ctx      context.Context
 	progress func(states int64, depth int)
+	// progressCfg is the configuration being searched, for progress.
+	progressCfg spec.Config
 }
 
 // uniformScratch is the uniformity check's own storage.
