@@ -2,14 +2,7 @@
 
 package cli
 
-import (
-	"syscall"
-	"unsafe"
-)
+import "syscall"
 
-// isTerminalFd asks for fd's terminal settings, which only a terminal has.
-func isTerminalFd(fd uintptr) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGETA, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
-}
+// ioctlGetTermios is the request for a terminal's settings.
+const ioctlGetTermios = syscall.TIOCGETA
