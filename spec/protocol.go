@@ -347,8 +347,8 @@ func (m erased[S]) tryDecode(local []byte) (S, error) {
 		s = m.legacy.Decode(d)
 		return s, d.Err()
 	}
-	// The state and the codec escape through the interface call: one
-	// allocation for both rather than one each.
+	// The state and the codec escape through the interface call: they
+	// share one box, recycled (boxes).
 	b := m.boxes.Get().(*fieldsBox[S])
 	b.c = Codec{decoding: true, d: Decoder{buf: local}}
 	b.c.d.Uint()
