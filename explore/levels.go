@@ -639,8 +639,8 @@ func (cr *crew) do(job func(int), w int) {
 // returns when all have.
 func (cr *crew) run(k int, f func(w int)) {
 	cr.launch(k, f)
+	defer cr.wait() // even if f panics: the others must be done before the crew is used again
 	f(k - 1)
-	cr.wait()
 }
 
 // launch starts f(0), ..., f(k-2) on the crew; wait waits for them.

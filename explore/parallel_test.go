@@ -188,6 +188,39 @@ func TestCrewPanic(t *testing.T) {
 	}
 }
 
+// TestCrewCallerPanic: when the caller's own part panics, run still waits
+// for the crew's parts before it unwinds, so that a late part cannot end
+// after the crew's next job starts (its count of parts done went wrong,
+// and the next wait never returned).
+func TestCrewCallerPanic(t *testing.T) {
+	var cr crew
+	cr.start(1)
+	defer cr.stop()
+	release := make(chan struct{})
+	finished := false
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		cr.run(2, func(w int) {
+			if w == 0 {
+				<-release // until the caller's part has failed
+				finished = true
+				return
+			}
+			defer close(release)
+			panic("the caller's part fails")
+		})
+		return nil
+	}()
+	if got != "the caller's part fails" || !finished {
+		t.Fatalf("recovered %v, worker 0 finished %v: want the caller's panic after worker 0 finished", got, finished)
+	}
+	var ran [2]bool
+	cr.run(2, func(w int) { ran[w] = true })
+	if ran != [2]bool{true, true} {
+		t.Fatalf("after the panic the crew ran %v", ran)
+	}
+}
+
 // TestProgressOnWorkers: on two workers a sweep's progress counts the
 // states of every configuration searched so far, finished or running,
 // whichever worker reports. So the figure never goes back (where no
