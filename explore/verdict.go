@@ -86,6 +86,9 @@ type Result struct {
 	// Internal, if not empty, is a fault of elcheck itself that stopped the
 	// check (with a stack), to be reported as such, never as a verdict.
 	Internal string
+	// cutShort: some configuration's search stopped at a violation found
+	// during it, leaving its other properties undecided (properties).
+	cutShort bool
 }
 
 // Verdict returns the overall verdict; its String is the report's last
@@ -148,20 +151,28 @@ func properties(res *Result, info spec.Info, space configs.Space, opts Options, 
 	if v := res.Violation; v != nil {
 		fig.Reported = &invariants.Violation{Property: v.Property, Detail: v.Detail}
 	}
+	// A message-bound violation is found after its configuration's whole
+	// graph was searched and analysed: if it is the only kind, every
+	// configuration decided every other property, but for the checks run
+	// after a search without a violation (comparison-only, and the ports'
+	// renumberings of uniformity).
+	whole := res.Incomplete == "" && !res.cutShort && res.ConfigsDone == res.Configs
 	var out []PropertyResult
 	for _, p := range invariants.All {
 		if p.Name == invariants.Deadlock && space.Capacity == 0 {
 			continue // no send blocks on unbounded channels
 		}
 		pr := PropertyResult{Name: p.Name, Status: Unknown}
+		f := fig
+		f.Complete = complete || whole && p.Name != invariants.ComparisonOnly && p.Name != invariants.Uniformity
 		var checked bool
-		pr.Note, checked = p.Report(fig)
+		pr.Note, checked = p.Report(f)
 		switch {
 		case slices.Contains(res.Violated, p.Name):
 			pr.Status = Violated
 		case !checked:
 			pr.Status = NotChecked
-		case complete:
+		case f.Complete:
 			pr.Status = Holds
 		}
 		out = append(out, pr)

@@ -143,3 +143,54 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusesAfterViolation: a violation of the message bound alone is
+// found after each configuration's whole graph was searched, so the other
+// properties are decided (but comparison-only and the ports' part of
+// uniformity, whose checks run only after a search without a violation);
+// a violation found during a search, or a depth-first sweep that stops at
+// its first violation, leaves them unknown.
+func TestStatusesAfterViolation(t *testing.T) {
+	const holds, unknown, violated = explore.Holds, explore.Unknown, explore.Violated
+	decided := map[string]explore.Status{
+		invariants.AtMostOneLeader: holds, invariants.Agreement: holds, invariants.Termination: holds,
+		invariants.ExactlyOneLeader: holds, invariants.Validity: holds, invariants.Decentralization: holds,
+		invariants.Uniformity: unknown, invariants.ComparisonOnly: unknown, invariants.MessageBound: violated,
+	}
+	undecided := map[string]explore.Status{
+		invariants.AtMostOneLeader: unknown, invariants.Agreement: unknown, invariants.Termination: unknown,
+		invariants.ExactlyOneLeader: unknown, invariants.Validity: unknown, invariants.Decentralization: unknown,
+		invariants.Uniformity: unknown, invariants.ComparisonOnly: unknown, invariants.MessageBound: violated,
+	}
+	cutShort := map[string]explore.Status{
+		invariants.AtMostOneLeader: unknown, invariants.Agreement: unknown, invariants.Termination: unknown,
+		invariants.ExactlyOneLeader: unknown, invariants.Validity: violated, invariants.Decentralization: unknown,
+		invariants.Uniformity: unknown, invariants.ComparisonOnly: unknown, invariants.MessageBound: unknown,
+	}
+	for _, tc := range []struct {
+		algo   string
+		search explore.Search
+		want   map[string]explore.Status
+	}{
+		{"dkr-nosecond", explore.BFS, decided},
+		{"dkr-nosecond", explore.DFS, undecided},
+		{"cr-flip", explore.BFS, cutShort},
+	} {
+		t.Run(fmt.Sprintf("%s/%v", tc.algo, tc.search), func(t *testing.T) {
+			m, _ := protocols.Lookup(tc.algo)
+			space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 4), Channels: m.Info().Channels}
+			opts := explore.DefaultOptions()
+			opts.Search = tc.search
+			res := explore.Check(context.Background(), m, space, opts)
+			got := map[string]explore.Status{}
+			for _, p := range res.Properties {
+				got[p.Name] = p.Status
+			}
+			for name, want := range tc.want {
+				if got[name] != want {
+					t.Errorf("%s: %s, want %s", name, got[name], want)
+				}
+			}
+		})
+	}
+}
