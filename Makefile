@@ -33,12 +33,14 @@ chromium:
 ## vet: gofmt and go vet; explore has assembly for amd64
 ## (prefetch_amd64.s) and a system call for Linux (populate_linux.go), with
 ## Go for the other architectures and systems, which is vetted for arm64
-## and macOS too so that it builds.
+## and macOS too so that it builds; cli asks each system in its own way
+## whether stderr is a terminal, and is vetted for Windows too.
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./explore/
 	GOOS=darwin $(GO) vet ./explore/
+	GOOS=windows $(GO) vet ./cli/
 
 ## static: staticcheck, at the version go.mod pins (its tool directive),
 ## and go.mod/go.sum as `go mod tidy` would leave them.
