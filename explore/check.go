@@ -402,7 +402,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 				res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
 			}
 			if r.violation != nil && r.violation.Property != invariants.MessageBound {
-				res.cutShort = true // the bound is decided after the whole graph is searched
+				res.CutShort = true // the bound is decided after the whole graph is searched
 			}
 			for _, v := range []*Violation{r.violation, o.cmp} {
 				if v == nil {

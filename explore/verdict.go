@@ -86,9 +86,11 @@ type Result struct {
 	// Internal, if not empty, is a fault of elcheck itself that stopped the
 	// check (with a stack), to be reported as such, never as a verdict.
 	Internal string
-	// cutShort: some configuration's search stopped at a violation found
-	// during it, leaving its other properties undecided (properties).
-	cutShort bool
+	// CutShort: some configuration's search stopped at a violation found
+	// during it, leaving its other properties undecided (Properties). A
+	// message-bound violation is found after the whole graph is searched,
+	// and cuts nothing short.
+	CutShort bool
 }
 
 // Verdict returns the overall verdict; its String is the report's last
@@ -156,7 +158,7 @@ func properties(res *Result, info spec.Info, space configs.Space, opts Options, 
 	// configuration decided every other property, but for the checks run
 	// after a search without a violation (comparison-only, and the ports'
 	// renumberings of uniformity).
-	whole := res.Incomplete == "" && !res.cutShort && res.ConfigsDone == res.Configs
+	whole := res.Incomplete == "" && !res.CutShort && res.ConfigsDone == res.Configs
 	var out []PropertyResult
 	for _, p := range invariants.All {
 		if p.Name == invariants.Deadlock && space.Capacity == 0 {
