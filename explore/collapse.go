@@ -3,7 +3,6 @@ package explore
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/elcheck/elcheck/spec"
@@ -794,10 +793,7 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 			break
 		}
 		st := &c.steps[idx]
-		if c.uses[idx] < math.MaxUint32 {
-			c.uses[idx]++
-		}
-		if runs := purityDue(c.uses[idx], every); runs > 0 {
+		if runs := countUse(&c.uses[idx], every); runs > 0 {
 			if failed = cs.checkPurity(v, p, e, msg, st, runs); failed != nil {
 				failAt = ai
 				break

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"encoding/binary"
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -558,10 +557,7 @@ func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
 		for a := range int(nc) {
 			cd := &out.cands[base+a]
 			idx := cd.aux >> 32
-			if c.uses[idx] < math.MaxUint32 {
-				c.uses[idx]++
-			}
-			runs := purityDue(c.uses[idx], every)
+			runs := countUse(&c.uses[idx], every)
 			if runs == 0 {
 				continue
 			}

@@ -173,10 +173,7 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 	}
 	key := sy.memo.keyOf(local, sy.Event(a), a.Choice, sy.degree(a.Proc))
 	if next, sends, same, uses, ok := sy.memo.get(dst, key); ok {
-		if *uses < math.MaxUint32 {
-			*uses++
-		}
-		if runs := purityDue(*uses, sy.purity); runs > 0 {
+		if runs := countUse(uses, sy.purity); runs > 0 {
 			if err := sy.checkPurity(local, a, next[len(dst):], sends, runs); err != nil {
 				return next, sends, same, err
 			}
@@ -246,6 +243,15 @@ func purityDue(uses uint32, every int) int {
 		return 1
 	}
 	return 0
+}
+
+// countUse counts one more use of a step whose uses so far are at *uses
+// (saturating) and returns purityDue for it: every engine counts alike.
+func countUse(uses *uint32, every int) int {
+	if *uses < math.MaxUint32 {
+		*uses++
+	}
+	return purityDue(*uses, every)
 }
 
 // keeps reports whether a step from local state from to next left the
