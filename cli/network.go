@@ -80,9 +80,31 @@ func familySpace(name string, kind spec.TopologyKind, n int, links [][2]int, gra
 	}
 	t, err := spec.NewNetwork(kind, n, links)
 	if err != nil {
+		if shifted, ok := oneBased(links); ok {
+			// The likeliest cause: positions counted from 1, which leaves
+			// 0 alone and makes the network look disconnected.
+			return configs.Space{}, usagef("-graph=%s: position 0 is in no link: positions are 0-based, like -ids and -initiators; did you mean -graph=%s?", graph, shifted)
+		}
 		return configs.Space{}, usagef("-graph=%s: %v", graph, err)
 	}
 	return configs.Space{Topologies: []spec.Topology{t}}, nil
+}
+
+// oneBased returns links with every position less one, written as -graph
+// takes them, if no link names position 0 (and none is negative): links
+// that seem to count positions from 1.
+func oneBased(links [][2]int) (string, bool) {
+	var b strings.Builder
+	for i, l := range links {
+		if min(l[0], l[1]) < 1 {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%d-%d", l[0]-1, l[1]-1)
+	}
+	return b.String(), len(links) > 0
 }
 
 // familyText describes the networks of sp for the report: "" for a ring,
