@@ -87,13 +87,8 @@ func IDs(ids ...spec.ID) Option {
 		if len(ids) != s.n {
 			return fmt.Errorf("%d ids for %d processes: give one id per position", len(ids), s.n)
 		}
-		for k, id := range ids {
-			if id < spec.MinID || id > spec.MaxID {
-				return fmt.Errorf("id %d is out of range: ids are %d to %d", id, spec.MinID, spec.MaxID)
-			}
-			if slices.Contains(ids[:k], id) {
-				return fmt.Errorf("id %d is repeated: ids must be distinct", id)
-			}
+		if err := spec.CheckIDs(ids); err != nil {
+			return err
 		}
 		s.space.IDs = slices.Clone(ids)
 		return nil

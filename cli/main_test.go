@@ -37,7 +37,7 @@ func TestBadInput(t *testing.T) {
 		{"n not a number", []string{"verify", "-algo=dkr", "-n=five"}, "invalid value"},
 		{"ids not numbers", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,x,3"}, `"x" is not a number`},
 		{"ids wrong count", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,2"}, "has 2 ids but -n=3"},
-		{"ids repeated", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,1,2"}, "distinct positive"},
+		{"ids repeated", []string{"verify", "-algo=dkr", "-n=3", "-ids=1,1,2"}, "id 1 is repeated: ids must be distinct"},
 		{"initiator out of range", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,3"}, "positions are 0 to 2"},
 		{"initiator past int64", []string{"verify", "-algo=dkr", "-n=3", "-initiators=99999999999999999999"}, "99999999999999999999 is not a position; positions are 0 to 2"},
 		{"id past MaxID", []string{"verify", "-algo=dkr", "-n=3", "-ids=2147483648,2,3"}, "-ids=2147483648,2,3: id 2147483648 is out of range: ids are 1 to 2147483647"},

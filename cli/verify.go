@@ -295,11 +295,15 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 		}
 		for k, id := range vals {
 			if id < int64(spec.MinID) || id > int64(spec.MaxID) {
+				// As typed: a value past int64 was parsed as its limit,
+				// which spec.CheckIDs would name instead.
 				return space, usagef("-ids=%s: id %s is out of range: ids are %d to %d", s, fields[k], spec.MinID, spec.MaxID)
 			}
-			if slices.Contains(vals[:k], id) {
-				return space, usagef("-ids=%s: id %d is repeated: ids must be distinct positive integers", s, id)
-			}
+		}
+		if err := spec.CheckIDs(vals); err != nil {
+			return space, usagef("-ids=%s: %v", s, err)
+		}
+		for _, id := range vals {
 			space.IDs = append(space.IDs, spec.ID(id))
 		}
 	}

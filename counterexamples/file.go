@@ -160,6 +160,9 @@ func (f *File) Config(m spec.Machine) (spec.Config, error) {
 	if f.N < 1 || f.N > 64 || len(f.IDs) != f.N {
 		return spec.Config{}, fmt.Errorf("the trace has n=%d and %d ids", f.N, len(f.IDs))
 	}
+	if err := spec.CheckIDs(f.IDs); err != nil {
+		return spec.Config{}, fmt.Errorf("the trace's ids: %v", err)
+	}
 	ch, err := spec.ParseChannels(f.Channels)
 	if err != nil {
 		return spec.Config{}, err
@@ -277,6 +280,14 @@ func (f *File) Violation(m spec.Machine) (*explore.Violation, error) {
 	cfg, err := f.Config(m)
 	if err != nil {
 		return nil, err
+	}
+	// No property: an execution that breaks nothing (one being explored
+	// step by step, as the web page does).
+	if _, ok := invariants.Lookup(f.Property); !ok && f.Property != "" && f.Property != invariants.StepPanicked && f.Property != invariants.StepPurity {
+		return nil, fmt.Errorf("the trace breaks %q, which is not a property elcheck checks (elcheck list)", f.Property)
+	}
+	if f.LoopAt < -1 || f.LoopAt > len(f.Steps) {
+		return nil, fmt.Errorf("the trace's loop starts after step %d of %d", f.LoopAt, len(f.Steps))
 	}
 	v := &explore.Violation{Property: f.Property, Detail: f.Detail, Config: cfg, LoopAt: f.LoopAt}
 	kinds := m.Info().Messages

@@ -156,6 +156,12 @@ func TestTraceNetwork(t *testing.T) {
 		{"reordered", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) {
 			f.Edges[0], f.Edges[1] = f.Edges[1], f.Edges[0]
 		}, "the same channels in another order"},
+		// A file edited by hand: refused on what is wrong, not replayed
+		// into a misleading "not enabled" or "does not violate".
+		{"repeated id", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.IDs[2] = f.IDs[1] }, "the trace's ids: id 3 is repeated"},
+		{"id out of range", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.IDs[0] = -4 }, "id -4 is out of range"},
+		{"unknown property", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.Property = "made-up" }, `breaks "made-up", which is not a property`},
+		{"loop past the end", filepath.Join("testdata", "cr-flip.json"), func(f *counterexamples.File) { f.LoopAt = 99 }, "loop starts after step 99 of"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

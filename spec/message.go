@@ -19,6 +19,23 @@ const (
 	MaxID ID = 1<<31 - 1
 )
 
+// CheckIDs reports the first of ids, a placement, that is out of range
+// (MinID to MaxID) or repeated. It takes any integers, so that a caller
+// checks values that do not fit an ID before converting them.
+func CheckIDs[T ~int | ~int32 | ~int64](ids []T) error {
+	for k, id := range ids {
+		if int64(id) < int64(MinID) || int64(id) > int64(MaxID) {
+			return fmt.Errorf("id %d is out of range: ids are %d to %d", id, MinID, MaxID)
+		}
+		for _, before := range ids[:k] {
+			if before == id {
+				return fmt.Errorf("id %d is repeated: ids must be distinct", id)
+			}
+		}
+	}
+	return nil
+}
+
 // Port is a process-local port number. What a port leads to is the
 // topology's business: on a unidirectional ring, port 0 is the only port, and
 // a process sends to its successor and receives from its predecessor on it.

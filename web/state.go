@@ -138,14 +138,11 @@ func (s *Server) parseRequest(q url.Values) (*request, error) {
 		if len(ids) < 1 || len(ids) > MaxN {
 			return nil, fmt.Errorf("ids: %d ids: the page runs 1 to %d processes (larger networks are for elcheck verify)", len(ids), MaxN)
 		}
+		if err := spec.CheckIDs(ids); err != nil {
+			return nil, fmt.Errorf("ids: %v", err)
+		}
 		cfg.IDs = nil
 		for _, id := range ids {
-			if id < int(spec.MinID) || id > int(spec.MaxID) {
-				return nil, fmt.Errorf("ids: id %d is out of range: ids are %d to %d", id, spec.MinID, spec.MaxID)
-			}
-			if slices.Contains(cfg.IDs, spec.ID(id)) {
-				return nil, fmt.Errorf("ids: id %d is repeated: ids must be distinct", id)
-			}
 			cfg.IDs = append(cfg.IDs, spec.ID(id))
 		}
 	}
