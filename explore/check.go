@@ -457,8 +457,17 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		res.Incomplete = fmt.Sprintf("state limit of %d reached", opts.MaxStates)
 	case errors.Is(stopped, context.DeadlineExceeded):
 		res.Incomplete = "time limit reached"
-	default:
+	case errors.Is(stopped, context.Canceled):
 		res.Incomplete = "interrupted"
+		// A caller that cancelled with a cause (context.WithCancelCause)
+		// gets it as the reason: the CLI's memory guard does.
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			res.Incomplete = cause.Error()
+		}
+	default:
+		// A limit of the engine's own (errTooManyLocals), said as it is:
+		// "interrupted" would blame the user.
+		res.Incomplete = stopped.Error()
 	}
 	if res.Incomplete != "" {
 		res.Incomplete += fmt.Sprintf(" after %d of %d configurations", res.ConfigsDone, res.Configs)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -37,7 +38,11 @@ const czMaxLocals = 1 << 24
 // afresh at the next configuration.
 const czLimit = 64 << 20
 
-var errTooManyLocals = fmt.Errorf("more than %d distinct local states in one configuration: the collapsed search cannot number them", czMaxLocals)
+// czLocals is the most local states a search goes on with: room for one
+// state's new ones below czMaxLocals. A variable for the tests.
+var czLocals = czMaxLocals - 1<<12
+
+var errTooManyLocals = fmt.Errorf("more than %d distinct local states in one configuration, more than the search can number (does a local state count something without bound?)", czMaxLocals)
 
 // czMap is an open-addressing map from uint64 keys to uint32 values, for
 // the step, push and remove tables. Keys are stored plus one: zero marks an empty
@@ -89,6 +94,34 @@ func (m *czMap) put(k uint64, v uint32) {
 	m.n++
 }
 
+// pile holds interned values back to back in blocks that never move: an
+// interned local state or channel content is a view into a block, not an
+// object of its own. A protocol whose states count something has a new
+// local state at nearly every step; held one allocation each (and one
+// more for the map key), 12.5 million of them kept Go's collector busy
+// 90 % of the time and the search stalled.
+type pile[T any] struct{ blocks [][]T }
+
+// pileBlock is the size of a pile's blocks, in values.
+const pileBlock = 1 << 16
+
+// add copies v into the pile and returns the copy.
+func (p *pile[T]) add(v []T) []T {
+	last := len(p.blocks) - 1
+	if last < 0 || cap(p.blocks[last])-len(p.blocks[last]) < len(v) {
+		p.blocks = append(p.blocks, make([]T, 0, max(pileBlock, len(v))))
+		last++
+	}
+	b := p.blocks[last]
+	start := len(b)
+	b = append(b, v...)
+	p.blocks[last] = b
+	return b[start:len(b):len(b)]
+}
+
+// pileKey is b as a map key without a copy: b, from a pile, never changes.
+func pileKey(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // czStep is a remembered step: the new local state's number, the sends in
 // collapser.sends[send:sendEnd], and whether the decision is unchanged.
 type czStep struct {
@@ -121,7 +154,10 @@ type collapser struct {
 	localIdx map[string]uint32
 	initIdx  map[spec.Env]uint32 // initial local states
 	localB   [][]byte
-	localDec []spec.Decision
+	// The interned local states, channel contents and their keys (pile).
+	localPile, keyPile pile[byte]
+	seqPile            pile[uint32]
+	localDec           []spec.Decision
 	// localTerm[id*n+p] is local state id's term at process p; chanTerm
 	// [id*k+e] is channel content id's at channel e.
 	localTerm, chanTerm []uint64
@@ -234,8 +270,8 @@ func (c *collapser) internLocal(b []byte, m spec.Machine) uint32 {
 	}
 	c.changes()
 	id := uint32(len(c.localB))
-	b = append([]byte(nil), b...)
-	c.localIdx[string(b)] = id
+	b = c.localPile.add(b)
+	c.localIdx[pileKey(b)] = id
 	c.localB = append(c.localB, b)
 	c.localDec = append(c.localDec, m.Decision(b))
 	h := fingerprint(b)
@@ -332,8 +368,8 @@ func (c *collapser) internChan(seq []uint32) uint32 {
 	}
 	c.changes()
 	id := uint32(len(c.chanSeq))
-	seq = append([]uint32(nil), seq...)
-	c.chanIdx[string(c.keyBuf)] = id
+	seq = c.seqPile.add(seq)
+	c.chanIdx[pileKey(c.keyPile.add(c.keyBuf))] = id
 	c.chanSeq = append(c.chanSeq, seq)
 	enc := binary.AppendUvarint(nil, uint64(len(seq)))
 	for _, m := range seq {
@@ -754,7 +790,7 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	x, c := cs.x, cs.c
 	cs.loaded = i
-	if len(c.localB) >= czMaxLocals-1<<12 { // room for one state's new ones
+	if len(c.localB) >= czLocals {
 		out.stop = errTooManyLocals
 		return
 	}

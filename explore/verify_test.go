@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/elcheck/elcheck/configs"
@@ -192,5 +193,47 @@ func TestStatusesAfterViolation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A search stopped through its context says why: "interrupted" for a
+// plain cancel (Ctrl-C), the cause for a cancel with one (the CLI's memory
+// guard), and never VERIFIED.
+func TestStopReason(t *testing.T) {
+	m, _ := protocols.Lookup("dkr")
+	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 4), Channels: spec.FIFO}
+	plain, cancel := context.WithCancel(context.Background())
+	cancel()
+	caused, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(fmt.Errorf("out of memory: a test's"))
+	for _, tt := range []struct {
+		ctx  context.Context
+		want string
+	}{
+		{plain, "interrupted after 0 of 90 configurations"},
+		{caused, "out of memory: a test's after 0 of 90 configurations"},
+	} {
+		res := explore.Check(tt.ctx, m, space, explore.DefaultOptions())
+		if res.Incomplete != tt.want || res.Verdict().Outcome != invariants.Incomplete {
+			t.Errorf("Incomplete %q (%v), want %q", res.Incomplete, res.Verdict(), tt.want)
+		}
+	}
+}
+
+// A search that meets a limit of the engine's own says which: a protocol
+// whose local states count without bound runs out of local-state numbers,
+// which the report names, not as "interrupted" (its message before).
+func TestEngineLimitNamed(t *testing.T) {
+	defer explore.SetLocalsLimit(5000)()
+	m := spec.Erase(fixtures.Endless{})
+	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: spec.FIFO, IDs: []spec.ID{1, 2, 3}, Initiators: 1}
+	for _, workers := range []int{1, 2} {
+		opts := explore.DefaultOptions()
+		opts.Workers = workers
+		res := explore.Check(context.Background(), m, space, opts)
+		want := "distinct local states in one configuration"
+		if !strings.Contains(res.Incomplete, want) || res.Verdict().Outcome != invariants.Incomplete {
+			t.Errorf("workers=%d: Incomplete %q (%v), want it to say %q", workers, res.Incomplete, res.Verdict(), want)
+		}
 	}
 }
