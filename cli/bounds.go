@@ -115,6 +115,8 @@ func boundsAction(c *cli.Context) error {
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, unguard := guardMemory(ctx)
+	defer unguard()
 	if d := c.Duration(timeoutFlag.Name); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)

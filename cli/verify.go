@@ -388,6 +388,11 @@ func verifyAction(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if j.opts.Memory == 0 {
+		var unguard func()
+		ctx, unguard = guardMemory(ctx)
+		defer unguard()
+	}
 	if j.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, j.timeout)
