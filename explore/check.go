@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -235,6 +236,10 @@ func (o *outcome) recover() {
 	o.r = configResult{minMsg: -1, stopped: &InternalError{fmt.Sprintf("%v\n%s", r, debug.Stack())}}
 }
 
+// halted counts the configurations a check did not search because an
+// earlier one stopped short, for the tests.
+var halted atomic.Int64
+
 // InternalError is a fault of elcheck itself met during a check: the
 // check stops, and Result.Internal says what happened.
 type InternalError struct{ What string }
@@ -304,6 +309,17 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	}
 	var uniformChecked int64
 	var stopped error
+	// A configuration whose search stops short (a limit, an internal
+	// error) ends the check after the batch, in the merge below: the
+	// batch's later configurations stop too, rather than run to their own
+	// ends for nothing (an endless protocol's, each to the engine's limit:
+	// minutes each). Earlier ones go on, so the result is the one a single
+	// worker gives.
+	var haltAt atomic.Int64 // searcher.haltAt
+	haltAt.Store(math.MaxInt64)
+	for _, x := range searchers {
+		x.haltAt = &haltAt
+	}
 	next, pull := iter.Pull2(space.Indexed())
 	defer pull()
 	// fill pulls the next batch of configurations into b. The calling
@@ -335,7 +351,19 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 					return
 				}
 				o := &batch[j]
+				if int64(o.k) > haltAt.Load() {
+					o.r = configResult{minMsg: -1, stopped: errHalted}
+					halted.Add(1)
+					continue
+				}
 				func() {
+					// After recover, which turns a panic into a stop.
+					defer func() {
+						if st := cmp.Or(o.r.stopped, o.err); st != nil && !errors.Is(st, errHalted) {
+							for h := haltAt.Load(); int64(o.k) < h && !haltAt.CompareAndSwap(h, int64(o.k)); h = haltAt.Load() {
+							}
+						}
+					}()
 					defer o.recover()
 					*budget = remaining
 					if sp != nil {

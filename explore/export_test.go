@@ -11,3 +11,7 @@ func SetLocalsLimit(n int) (restore func()) {
 	czLocals = n
 	return func() { czLocals = saved }
 }
+
+// Halted is how many configurations checks have left unsearched so far
+// because an earlier one stopped short.
+func Halted() int64 { return halted.Load() }

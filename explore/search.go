@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dgraph-io/ristretto/v2"
 	"github.com/elcheck/elcheck/invariants"
@@ -67,7 +68,12 @@ type searcher struct {
 	// configuration's index in the check.
 	worstSeen   *worstSoFar
 	configIndex int
-	plan        plan
+	// haltAt, shared by a check's searchers, is the index of the first
+	// configuration whose search stopped short (math.MaxInt64: none); a
+	// search of a later one stops too (errHalted), as its result can no
+	// longer count (Check).
+	haltAt *atomic.Int64
+	plan   plan
 	graph
 	kept window // the records of the states still to expand (all, depth-first)
 	// keepStates keeps every state's record in breadth-first search too
@@ -386,6 +392,10 @@ func (x *searcher) splicedPrints(dst []uint64, s *State) []uint64 {
 
 var errStateLimit = fmt.Errorf("state limit reached")
 
+// errHalted stops the search of a configuration after one whose search
+// stopped short (searcher.haltAt).
+var errHalted = errors.New("halted: an earlier configuration's search stopped short")
+
 // interrupted is called before state i is expanded: now and then it
 // reports progress, and it stops the search (recording why in r) when the
 // context is done or the memory budget is spent.
@@ -405,6 +415,10 @@ func (x *searcher) interrupted(i int32, r *configResult) bool {
 func (x *searcher) stop(r *configResult, depth int) bool {
 	if err := x.ctx.Err(); err != nil {
 		r.stopped = err
+		return true
+	}
+	if x.haltAt != nil && int64(x.configIndex) > x.haltAt.Load() {
+		r.stopped = errHalted
 		return true
 	}
 	if x.progress != nil {

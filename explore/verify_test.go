@@ -236,4 +236,31 @@ func TestEngineLimitNamed(t *testing.T) {
 			t.Errorf("workers=%d: Incomplete %q (%v), want it to say %q", workers, res.Incomplete, res.Verdict(), want)
 		}
 	}
+	// Every configuration of the ring meets the limit. The first to stop
+	// ends the check, and what it reports is what one worker reports,
+	// whichever configurations the others had begun (they halt).
+	space = configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: spec.FIFO}
+	var first *explore.Result
+	for _, workers := range []int{1, 2, 2, 2} {
+		opts := explore.DefaultOptions()
+		opts.Workers = workers
+		before := explore.Halted()
+		res := explore.Check(context.Background(), m, space, opts)
+		if first == nil {
+			first = res
+			if res.ConfigsDone != 0 || !strings.Contains(res.Incomplete, "distinct local states") {
+				t.Fatalf("one worker: %d configurations done, %q", res.ConfigsDone, res.Incomplete)
+			}
+			// The other 13, in the same batch, were left unsearched, not
+			// run to the limit.
+			if h := explore.Halted() - before; h != int64(res.Configs-1) {
+				t.Errorf("one worker: %d configurations left unsearched, want %d", h, res.Configs-1)
+			}
+			continue
+		}
+		if res.Incomplete != first.Incomplete || res.States != first.States || res.ConfigsDone != first.ConfigsDone {
+			t.Errorf("workers=%d: %q, %d states, %d done; one worker: %q, %d, %d",
+				workers, res.Incomplete, res.States, res.ConfigsDone, first.Incomplete, first.States, first.ConfigsDone)
+		}
+	}
 }
