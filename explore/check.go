@@ -360,7 +360,12 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 					// After recover, which turns a panic into a stop.
 					defer func() {
 						if st := cmp.Or(o.r.stopped, o.err); st != nil && !errors.Is(st, errHalted) {
-							for h := haltAt.Load(); int64(o.k) < h && !haltAt.CompareAndSwap(h, int64(o.k)); h = haltAt.Load() {
+							// haltAt only falls: lower it to o.k, unless another
+							// worker's stop is earlier.
+							for h := haltAt.Load(); int64(o.k) < h; h = haltAt.Load() {
+								if haltAt.CompareAndSwap(h, int64(o.k)) {
+									break
+								}
 							}
 						}
 					}()
