@@ -76,6 +76,8 @@ func TestVerifyChartNone(t *testing.T) {
 
 func TestChartBadInput(t *testing.T) {
 	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	os.WriteFile(report, []byte(`{"elcheck_report": 1, "algo": "cr-flip"}`), 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -84,6 +86,7 @@ func TestChartBadInput(t *testing.T) {
 		{"no file", []string{"chart"}, "chart takes one trace file"},
 		{"missing file", []string{"chart", filepath.Join(dir, "nope.json")}, "no such file"},
 		{"not a trace", []string{"chart", "chart_test.go"}, "is not an elcheck trace"},
+		{"a report, not a trace", []string{"chart", report}, "report.json is a report (verify -format=json), not a trace: write the trace with verify -trace-out=FILE"},
 		{"two files", []string{"chart", chartTrace, "other.json"}, `not "other.json" too`},
 		{"unknown format", []string{"chart", chartTrace, "-format=png"}, "-format=png: use svg or mermaid"},
 		{"unknown extension", []string{"chart", chartTrace, "-o", filepath.Join(dir, "a.png")}, "the extension .png names no chart format"},

@@ -83,6 +83,13 @@ func readReport(path string) (*jsonReport, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	var trace struct {
+		Version int `json:"elcheck_trace"`
+	}
+	if json.Unmarshal(b, &trace) == nil && trace.Version != 0 {
+		// A file verify -trace-out wrote, easily mixed up with a report.
+		return nil, usagef("%s is a trace (verify -trace-out), not a shard's report: replay it with elcheck replay %s", path, path)
+	}
 	var r jsonReport
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, usagef("%s is not an elcheck report (write one with elcheck verify -shard=i/k -format=json): %v", path, err)

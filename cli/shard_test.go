@@ -259,7 +259,7 @@ func TestMergeRejects(t *testing.T) {
 		{"different channels", []string{dkr[0], bag[1], bag[2]}, exitUsage, "channels fifo in one, bag in the other"},
 		{"a shard twice", []string{dkr[0], dkr[1], dkr[1], dkr[2]}, exitUsage, "are both shard 1 of 3"},
 		{"an empty file", []string{dkr[0], empty}, exitUsage, "is not an elcheck report"},
-		{"a trace, not a report", []string{notReport}, exitUsage, "no elcheck_report field"},
+		{"a trace, not a report", []string{notReport}, exitUsage, "trace.json is a trace (verify -trace-out), not a shard's report: replay it with elcheck replay"},
 		{"a merged report", []string{merged}, exitUsage, "is a merged report"},
 		{"a missing file", []string{filepath.Join(dir, "nope.json")}, exitUsage, "no such file"},
 	}

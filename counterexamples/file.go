@@ -138,6 +138,13 @@ func ReadFile(path string) (*File, error) {
 // ParseFile reads a JSON trace from b; name says where it came from, in
 // errors (a path, or "the upload").
 func ParseFile(b []byte, name string) (*File, error) {
+	var report struct {
+		Version int `json:"elcheck_report"`
+	}
+	if json.Unmarshal(b, &report) == nil && report.Version != 0 {
+		// verify -format=json's, easily mixed up with a trace.
+		return nil, fmt.Errorf("%s is a report (verify -format=json), not a trace: write the trace with verify -trace-out=FILE", name)
+	}
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
