@@ -2,14 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/elcheck/elcheck/bounds"
 	"github.com/elcheck/elcheck/configs"
@@ -113,15 +109,8 @@ func boundsAction(c *cli.Context) error {
 	// The files drawn from the execution with the most messages.
 	fromWorst := [][2]string{{"worst-out", worstOut}, {"chart", chart}}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := searchContext(c.Context, c.Duration(timeoutFlag.Name), true)
 	defer stop()
-	ctx, unguard := guardMemory(ctx)
-	defer unguard()
-	if d := c.Duration(timeoutFlag.Name); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
 	configs := 0
 	for _, sp := range spaces {
 		configs += sp.Count()

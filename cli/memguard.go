@@ -58,9 +58,9 @@ func sizeText(b uint64) string {
 // guardMemory returns ctx, cancelled with outOfMemory as its cause once
 // the memory the Go runtime holds passes guardShare of what is available,
 // or comes near it while the collector takes the CPU, and the function
-// that stops the guard. It sets the collector's soft limit there, so that garbage is
-// collected before it counts: with GOGC=400 (Run) the heap may otherwise
-// hold four times the live data.
+// that stops the guard. It sets the collector's soft limit there, so that
+// garbage is collected before it counts: with GOGC=400 (Run) the heap may
+// otherwise hold four times the live data.
 func guardMemory(ctx context.Context) (context.Context, func()) {
 	avail := available()
 	if avail == 0 {

@@ -381,23 +381,30 @@ func parseShard(s string) (i, k int, err error) {
 	return i, k, nil
 }
 
+// searchContext is the context a search runs in, and the function that
+// releases it: cancelled by Ctrl-C or SIGTERM, after timeout if it is not
+// 0, and by the memory guard if guarded.
+func searchContext(parent context.Context, timeout time.Duration, guarded bool) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	unguard := func() {}
+	if guarded {
+		ctx, unguard = guardMemory(ctx)
+	}
+	cancel := context.CancelFunc(func() {})
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	return ctx, func() { cancel(); unguard(); stop() }
+}
+
 func verifyAction(c *cli.Context) error {
 	j, err := parseJob(c)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	// With -memory the search keeps to its own bound: no guard.
+	ctx, stop := searchContext(c.Context, j.timeout, j.opts.Memory == 0)
 	defer stop()
-	if j.opts.Memory == 0 {
-		var unguard func()
-		ctx, unguard = guardMemory(ctx)
-		defer unguard()
-	}
-	if j.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, j.timeout)
-		defer cancel()
-	}
 	sayEstimate(c.App.ErrWriter, j.space.Count())
 	progress := newProgress(c, false)
 	if progress != nil {

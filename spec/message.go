@@ -1,6 +1,9 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ID is a process identity. Identities are unique and totally ordered; unless
 // a protocol declares otherwise, the only operation it may apply to them is
@@ -27,10 +30,8 @@ func CheckIDs[T ~int | ~int32 | ~int64](ids []T) error {
 		if int64(id) < int64(MinID) || int64(id) > int64(MaxID) {
 			return fmt.Errorf("id %d is out of range: ids are %d to %d", id, MinID, MaxID)
 		}
-		for _, before := range ids[:k] {
-			if before == id {
-				return fmt.Errorf("id %d is repeated: ids must be distinct", id)
-			}
+		if slices.Contains(ids[:k], id) {
+			return fmt.Errorf("id %d is repeated: ids must be distinct", id)
 		}
 	}
 	return nil
