@@ -30,6 +30,22 @@ const (
 type fpSeg struct {
 	slots []fpSlot
 	n     int
+	max   int // the most fingerprints before it grows (fpFill)
+}
+
+// fpBig is the size in slots from which a segment is filled to 7/8
+// rather than 3/4 before it doubles. A small table is kept sparse for
+// short probes; in a large one nearly every probe misses the cache
+// anyway, a line holds five slots, and the memory counts: a segment just
+// doubled at 3/4 is 3/8 full, at 7/8 it is 7/16.
+const fpBig = 32 << 10
+
+// fpFill is the most fingerprints a segment of size slots holds.
+func fpFill(size int) int {
+	if size >= fpBig {
+		return size / 8 * 7
+	}
+	return size / 4 * 3
 }
 
 // fpSlot is a fingerprint (0 marks an empty slot) and its state's index,
@@ -108,7 +124,7 @@ func (f *fpSet) peekAhead(fps []uint64, t int) {
 func (f *fpSet) put(fp uint64, v int32) (int32, bool) {
 	fp = key(fp)
 	s := f.seg(fp)
-	if 4*(s.n+1) > 3*len(s.slots) {
+	if s.n >= s.max {
 		f.grow(s)
 	}
 	e, found := s.slot(fp)
@@ -146,6 +162,7 @@ func (f *fpSet) get(fp uint64) (int32, bool) {
 func (f *fpSet) grow(s *fpSeg) {
 	old := s.slots
 	s.slots, s.n = make([]fpSlot, max(16, 2*len(old))), 0
+	s.max = fpFill(len(s.slots))
 	populate(s.slots)
 	for i := range old {
 		if k := old[i].key(); k != 0 {

@@ -37,6 +37,49 @@ func TestFPSet(t *testing.T) {
 	}
 }
 
+// TestFPSetFill pins when a segment doubles: at 3/4 full below fpBig
+// slots, at 7/8 from there on, and that every fingerprint survives the
+// growths.
+func TestFPSetFill(t *testing.T) {
+	var f fpSet
+	s := &f.segs[5]
+	inserted := 0
+	// fill puts fingerprints of segment 5 until it holds n, and returns
+	// its size then.
+	fill := func(n int) int {
+		for ; inserted < n; inserted++ {
+			fp := 5<<(64-fpSegBits) | mix(uint64(inserted)+1)>>fpSegBits
+			if _, seen := f.put(fp, int32(inserted)); seen {
+				t.Fatalf("fingerprint %d reported present before insertion", inserted)
+			}
+		}
+		return len(s.slots)
+	}
+	for _, c := range []struct{ n, size int }{
+		{12, 16},
+		{13, 32},
+		{fpBig / 2 * 3 / 4, fpBig / 2},
+		{fpBig/2*3/4 + 1, fpBig},
+		{fpBig * 7 / 8, fpBig},
+		{fpBig*7/8 + 1, 2 * fpBig},
+		{2 * fpBig * 7 / 8, 2 * fpBig},
+		{2*fpBig*7/8 + 1, 4 * fpBig},
+	} {
+		if got := fill(c.n); got != c.size {
+			t.Errorf("segment of %d fingerprints has %d slots, want %d", c.n, got, c.size)
+		}
+	}
+	if f.len() != inserted || s.n != inserted {
+		t.Fatalf("the set holds %d fingerprints, want %d", f.len(), inserted)
+	}
+	for i := range inserted {
+		fp := 5<<(64-fpSegBits) | mix(uint64(i)+1)>>fpSegBits
+		if v, ok := f.get(fp); !ok || v != int32(i) {
+			t.Fatalf("fingerprint %d: got %d, %v", i, v, ok)
+		}
+	}
+}
+
 // BenchmarkVisitedSetInsert measures what the visited set alone can
 // insert per second: each op fills an empty set with as many new
 // fingerprints as one configuration of DKR at n = 12 has states
