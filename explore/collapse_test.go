@@ -21,6 +21,9 @@ import (
 // encodings, and compares the whole results: counts, final-state digests,
 // message range, verdicts and the counterexample, step for step.
 func TestCollapsedSearchAgrees(t *testing.T) {
+	if raceOn {
+		t.Skip("one worker: nothing for the race detector")
+	}
 	maxN := 5
 	if testing.Short() {
 		maxN = 4
@@ -298,6 +301,9 @@ func TestCollapsedStepErrorsAgree(t *testing.T) {
 // without partial-order reduction (whose cycle proviso looks successors
 // up by their keys), and against the fingerprint set: the same counts.
 func TestExactCollapsedAgrees(t *testing.T) {
+	if raceOn {
+		t.Skip("one worker: nothing for the race detector")
+	}
 	type run struct {
 		name string
 		n    int

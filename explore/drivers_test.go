@@ -28,6 +28,9 @@ import (
 // TestReductionPreservesResults reduced and unreduced, and the reference
 // explorer all of them.)
 func TestStoresAndDriversAgree(t *testing.T) {
+	if raceOn {
+		t.Skip("one worker: nothing for the race detector")
+	}
 	machines := append(protocols.All(), spec.Erase(fixtures.Correct{}), spec.Erase(fixtures.OddSkips{}),
 		spec.Erase(fixtures.Overflow{}), spec.Erase(fixtures.Heartbeat{}), spec.Erase(fixtures.Clockwise{}))
 	for _, m := range machines {
