@@ -146,6 +146,36 @@ func TestVerifyExitCodes(t *testing.T) {
 	}
 }
 
+// TestStoppedEarlyViolation: a violation found before a limit stopped the
+// search is reported (exit 1), with the stop, and its counterexample is
+// not called the shortest: here the full search finds a 17-step lasso in
+// the configuration whose search the limit cut at 19.
+func TestStoppedEarlyViolation(t *testing.T) {
+	tests := []struct {
+		args     []string
+		stopped  string
+		headline string
+	}{
+		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1", "-max-states=50"},
+			"\nstopped early   state limit of 50 reached after 2 of 90 configurations\n",
+			"\ncounterexample (19 steps, the shortest found before the search stopped: a shorter one may exist):\n"},
+		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1"},
+			"",
+			"\ncounterexample (17 steps, shortest):\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out := expectExit(t, tt.args, exitViolated, "VIOLATED: termination")
+			if got := strings.Contains(out, "\nstopped early "); got != (tt.stopped != "") || !strings.Contains(out, tt.stopped) {
+				t.Errorf("want the stop %q in\n%s", tt.stopped, out)
+			}
+			if !strings.Contains(out, tt.headline) {
+				t.Errorf("want %q in\n%s", tt.headline, out)
+			}
+		})
+	}
+}
+
 func TestVerifyJSON(t *testing.T) {
 	code, out, _ := elcheck("verify", "-algo=cr", "-n=3", "-format=json")
 	if code != exitVerified {

@@ -272,6 +272,10 @@ func (r *report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "shards          %d of %d merged%s\n", m.Shards-len(m.Missing), m.Shards, missing)
 	}
 	fmt.Fprintf(w, "configurations  %d of %d explored (%s)\n", r.ConfigsDone, r.Configurations, r.Space.Description)
+	if r.Incomplete != "" && r.Counterexample != nil {
+		// The verdict line names the violation, not the stop: say it here.
+		fmt.Fprintf(w, "stopped early   %s\n", r.Incomplete)
+	}
 	store := fmt.Sprintf("64-bit fingerprints, collision probability %.1e", r.Collision)
 	if r.Exact {
 		store = "exact"
@@ -311,9 +315,15 @@ func (r *report) writeText(w io.Writer) {
 	}
 	if c := r.Counterexample; c != nil {
 		switch {
+		case c.Property == invariants.MessageBound && r.Incomplete != "":
+			fmt.Fprintf(w, "\nthe execution with the most messages found before the search stopped (%d steps):\n", c.Length)
 		case c.Property == invariants.MessageBound:
 			// Not a shortest trace: the longest, the one that sends the most.
 			fmt.Fprintf(w, "\nthe execution with the most messages (%d steps):\n", c.Length)
+		case r.Incomplete != "":
+			// Configurations not searched, or a cycle found in part of a
+			// graph, may hold a shorter one.
+			fmt.Fprintf(w, "\ncounterexample (%d steps, the shortest found before the search stopped: a shorter one may exist):\n", c.Length)
 		case r.Search == explore.BFS.String():
 			fmt.Fprintf(w, "\ncounterexample (%d steps, shortest):\n", c.Length)
 		default:
