@@ -48,7 +48,9 @@ type Report struct {
 	MinMessages, MaxMessages int
 	// Counterexample is the shortest execution that breaks Verdict.Property
 	// (the first in enumeration order among equals), re-executed step by
-	// step; nil unless the verdict is violated. Counterexample.ToFile is
+	// step; nil unless the verdict is violated. If the search stopped early
+	// (Result.Incomplete), it is the shortest found before the stop, and a
+	// shorter one may exist. Counterexample.ToFile is
 	// the JSON form `elcheck replay` reads.
 	Counterexample *counterexamples.Trace
 	// Text is Counterexample rendered for a person, as `elcheck verify`

@@ -275,6 +275,9 @@ func (s *Server) handleCounterexample(r *http.Request) (any, error) {
 		case len(v.Trace) == 0:
 			return &Jump{Note: fmt.Sprintf("%s is violated (%s), but by no single execution", v.Property, v.Detail)}, nil
 		}
+		if res.Incomplete != "" {
+			return s.toJump(v, fmt.Sprintf("a counterexample: %d steps that break %s, the shortest found before the search stopped (%s)", len(v.Trace), v.Property, res.Incomplete))
+		}
 		return s.toJump(v, fmt.Sprintf("the shortest counterexample: %d steps that break %s", len(v.Trace), v.Property))
 	})
 }
