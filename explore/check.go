@@ -198,7 +198,9 @@ func (sp *sweepProgress) finish(w int, r *configResult) {
 	defer sp.mu.Unlock()
 	sp.current[w] = 0
 	sp.finished += r.states
-	sp.finishedConfigs++
+	if r.stopped == nil { // as the merge counts ConfigsDone
+		sp.finishedConfigs++
+	}
 }
 
 // batchSize is how many configurations are searched between two merges of

@@ -244,8 +244,15 @@ func TestEngineLimitNamed(t *testing.T) {
 	for _, workers := range []int{1, 2, 2, 2} {
 		opts := explore.DefaultOptions()
 		opts.Workers = workers
+		// Progress counts a configuration done as the result does: not
+		// one that stopped short.
+		mostDone := 0
+		opts.Progress = func(p explore.Progress) { mostDone = max(mostDone, p.ConfigsDone) }
 		before := explore.Halted()
 		res := explore.Check(context.Background(), m, space, opts)
+		if mostDone > res.ConfigsDone {
+			t.Errorf("workers=%d: progress reported %d configurations done, the result %d", workers, mostDone, res.ConfigsDone)
+		}
 		if first == nil {
 			first = res
 			if res.ConfigsDone != 0 || !strings.Contains(res.Incomplete, "distinct local states") {
