@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
@@ -22,7 +20,7 @@ func parseAgainst(name string, m spec.Machine) (spec.Machine, error) {
 	}
 	ref, ok := lookupMachine(name)
 	if !ok {
-		return nil, usagef("-against=%s: unknown algorithm: use one of %s", name, strings.Join(machineNames(), ", "))
+		return nil, unknownMachine("-against="+name+": ", name)
 	}
 	if ri, mi := ref.Info(), m.Info(); ri.Topology != mi.Topology {
 		return nil, usagef("-against=%s: %s runs on a %s, but %s on a %s", name, name, ri.Topology, mi.Name, mi.Topology)

@@ -64,8 +64,8 @@ func TestAgainstBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"verify unknown", []string{"verify", "-algo=cr-flip", "-n=3", "-against=nope"}, "-against=nope: unknown algorithm: use one of afek-gafni, afek-gafni-levelonly,"},
-		{"replay unknown", []string{"replay", path, "-against=nope"}, "-against=nope: unknown algorithm: use one of afek-gafni, afek-gafni-levelonly,"},
+		{"verify unknown", []string{"verify", "-algo=cr-flip", "-n=3", "-against=nope"}, "-against=nope: unknown algorithm \"nope\": use one of afek-gafni, afek-gafni-levelonly,"},
+		{"replay unknown", []string{"replay", path, "-against=nope"}, "-against=nope: unknown algorithm \"nope\": use one of afek-gafni, afek-gafni-levelonly,"},
 		{"verify empty", []string{"verify", "-algo=cr-flip", "-n=3", "-against="}, "-against= is empty: give a protocol, one of afek-gafni,"},
 		{"replay empty", []string{"replay", path, "-against="}, "-against= is empty: give a protocol, one of afek-gafni,"},
 		{"verify other topology", []string{"verify", "-algo=cr-flip", "-n=3", "-against=cr-elsewhere"}, "-against=cr-elsewhere: cr-elsewhere runs on a topology(99), but cr-flip on a unidirectional ring"},

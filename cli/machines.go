@@ -70,3 +70,16 @@ func machineNames() []string {
 	}
 	return names
 }
+
+// unknownMachine is the usage error for a protocol name no machine has,
+// prefix naming where it was given: the names, and the one meant where
+// the name differs from it only in case ("DKR").
+func unknownMachine(prefix, name string) error {
+	names := machineNames()
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return usagef("%sunknown algorithm %q: names are in lower case; did you mean %s?", prefix, name, n)
+		}
+	}
+	return usagef("%sunknown algorithm %q: use one of %s", prefix, name, strings.Join(names, ", "))
+}

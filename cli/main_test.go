@@ -30,6 +30,11 @@ func TestBadInput(t *testing.T) {
 		want string // in the error line
 	}{
 		{"unknown algorithm", []string{"verify", "-algo=nope", "-n=3"}, `unknown algorithm "nope": use one of`},
+		{"algorithm in capitals", []string{"verify", "-algo=DKR", "-n=3"}, `unknown algorithm "DKR": names are in lower case; did you mean dkr?`},
+		{"against in capitals", []string{"verify", "-algo=cr-flip", "-n=3", "-against=CR"}, `-against=CR: unknown algorithm "CR": names are in lower case; did you mean cr?`},
+		{"initiator twice", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,0"}, "-initiators=0,0: position 0 is given twice"},
+		{"negative max-states", []string{"verify", "-algo=dkr", "-n=3", "-max-states=-5"}, "-max-states=-5 must not be negative: give a number of states, or 0 for no limit"},
+		{"negative timeout", []string{"verify", "-algo=dkr", "-n=3", "-timeout=-1s"}, "-timeout must not be negative (it is -1s): give a duration such as 30s or 2h, or 0 for no limit"},
 		{"missing algorithm", []string{"verify", "-n=3"}, "missing -algo"},
 		{"missing n", []string{"verify", "-algo=dkr"}, "missing -n"},
 		{"n too small", []string{"verify", "-algo=dkr", "-n=0"}, "n must be between 1 and 16"},

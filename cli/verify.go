@@ -140,9 +140,6 @@ func parseJob(c *cli.Context) (*job, error) {
 	default:
 		return nil, usagef("-search=%s: use bfs or dfs", s)
 	}
-	if j.timeout < 0 {
-		return nil, usagef("-max-states and -timeout must not be negative")
-	}
 	// Last, once the command line is known to be right: a usage error
 	// above must not depend on the file system.
 	if err := verifyChartKind(c.String(chartFlag.Name)); err != nil {
@@ -169,7 +166,7 @@ func parseMachine(c *cli.Context) (spec.Machine, error) {
 	}
 	m, ok := lookupMachine(name)
 	if !ok {
-		return nil, usagef("unknown algorithm %q: use one of %s", name, strings.Join(machineNames(), ", "))
+		return nil, unknownMachine("", name)
 	}
 	return m, nil
 }
@@ -318,6 +315,10 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 			if p < 0 || p >= int64(n) {
 				return space, usagef("-initiators=%s: %s is not a position; positions are 0 to %d", s, fields[k], n-1)
 			}
+			if space.Initiators.Has(int(p)) {
+				// A slip for another position, most likely: do not guess which.
+				return space, usagef("-initiators=%s: position %d is given twice", s, p)
+			}
 			space.Initiators = space.Initiators.With(int(p))
 		}
 	}
@@ -345,8 +346,11 @@ func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Sp
 	} else {
 		opts.Workers = w
 	}
-	if opts.MaxStates < 0 || c.Duration(timeoutFlag.Name) < 0 {
-		return usagef("-max-states and -timeout must not be negative")
+	if opts.MaxStates < 0 {
+		return usagef("-max-states=%d must not be negative: give a number of states, or 0 for no limit", opts.MaxStates)
+	}
+	if d := c.Duration(timeoutFlag.Name); d < 0 {
+		return usagef("-timeout must not be negative (it is %s): give a duration such as 30s or 2h, or 0 for no limit", d)
 	}
 	return nil
 }
