@@ -320,7 +320,7 @@ func (r *report) writeText(w io.Writer) {
 		case c.Property == invariants.MessageBound:
 			// Not a shortest trace: the longest, the one that sends the most.
 			fmt.Fprintf(w, "\nthe execution with the most messages (%d steps):\n", c.Length)
-		case r.Incomplete != "":
+		case r.Incomplete != "" && r.Search == explore.BFS.String():
 			// Configurations not searched, or a cycle found in part of a
 			// graph, may hold a shorter one.
 			fmt.Fprintf(w, "\ncounterexample (%d steps, the shortest found before the search stopped: a shorter one may exist):\n", c.Length)
