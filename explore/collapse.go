@@ -673,7 +673,7 @@ type collapsedStore struct {
 	sends    []spec.Send
 	acts     []slot
 	cand     []slot
-	uacts    []slot // successorPrints'
+	uacts    []slot // uniform's
 	r, p     []uint32
 	vw       vecView
 	procs    []int32 // ample's
@@ -968,23 +968,64 @@ func (cs *collapsedStore) bytes() int64 {
 }
 
 // uniform is searcher.uniform on vectors: permuting a vector moves its
-// numbers, and successors come from the same tables as the search's.
+// numbers, and successors come from the same tables as the search's. Each
+// action of v is matched with its image in the rotated vector (process
+// node[p], channel edge[e], the same message), so no list is sorted and
+// the rotated vector's enabled actions are not listed again: the enabling
+// rule reads only wake-up bits and channel contents, which the rotation
+// moves together. The two fingerprints of each pair come by different
+// sums: v's successor's terms moved, and the rotated vector's own sum
+// with its successor's terms replaced.
 func (cs *collapsedStore) uniform(rec []byte) bool {
 	x, c := cs.x, cs.c
+	n, k := c.n, c.k
 	v := append(cs.r[:0], cs.vec(rec)...)
 	cs.r = v
 	sum := binary.LittleEndian.Uint64(rec)
-	x.u.failed = false // as in uniform: a failing step is the search's to report
-	for si, p := range x.sy.Config.Topology.Symmetries {
-		node, edge := p.Node, x.sy.symEdges[si]
-		x.u.prints[0] = cs.successorPrints(x.u.prints[0][:0], v, sum, node, edge)
+	wakeTerm := c.wakeTerm(v[0])
+	// As in uniform: a failing step is the search's to report, and makes
+	// the comparison meaningless.
+	failed, differ := false, false
+	for si, sym := range x.sy.Config.Topology.Symmetries {
+		node, edge := sym.Node, x.sy.symEdges[si]
+		psum, pwake := c.permutedSum(v, node, edge), c.wakeTerm(permWake(v[0], node))
 		rot := cs.permute(v, node, edge)
-		x.u.prints[1] = cs.successorPrints(x.u.prints[1][:0], rot, c.sum(rot), nil, nil)
-		if !x.u.failed && !slices.Equal(x.u.prints[0], x.u.prints[1]) {
-			return false
+		rsum, rwake := c.sum(rot), c.wakeTerm(rot[0])
+		cs.uacts = cs.enabled(cs.uacts[:0], v)
+		for _, a := range cs.uacts {
+			q, e, msg := int(a.p), int(a.e), cs.msgOf(v, a)
+			st, err := cs.stepOf(q, e, msg, v[1+q])
+			if err != nil {
+				failed = true
+				continue
+			}
+			_, nw := cs.next(v, sum, wakeTerm, q, e, msg, st)
+			to := node[q]
+			fp := psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
+			if e < 0 {
+				fp += c.wakeTerm(permWake(nw, node)) - pwake
+			}
+			for _, ch := range cs.chgBuf[:cs.nchg] {
+				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
+			}
+			if c.clocked {
+				fp += c.clockTermOf(to, cs.clk) - c.clockTermOf(to, v[1+n+k+q])
+			}
+			f := e
+			if e >= 0 {
+				f = edge[e]
+			}
+			rst, err := cs.stepOf(to, f, msg, rot[1+to])
+			if err != nil {
+				failed = true
+				continue
+			}
+			if rfp, _ := cs.next(rot, rsum, rwake, to, f, msg, rst); rfp != fp {
+				differ = true
+			}
 		}
 	}
-	return true
+	return failed || !differ
 }
 
 // permWake moves the wake-up set w by the node map node.
@@ -1035,47 +1076,6 @@ func (c *collapser) permutedSum(v []uint32, node, edge []int) uint64 {
 		}
 	}
 	return s
-}
-
-// successorPrints appends the fingerprints of the successors of vector
-// v, whose fingerprint sum is sum, each moved by the node and channel maps
-// of a symmetry if node is not nil, and sorts them; a step that fails
-// counts as fingerprint 0. Each is the parent's sum (moved, if node is not
-// nil) with the changed components' terms replaced.
-func (cs *collapsedStore) successorPrints(dst []uint64, v []uint32, sum uint64, node, edge []int) []uint64 {
-	c := cs.c
-	n, k := c.n, c.k
-	wakeTerm := c.wakeTerm(v[0])
-	psum, pwake := sum, uint64(0)
-	if node != nil {
-		psum, pwake = c.permutedSum(v, node, edge), c.wakeTerm(permWake(v[0], node))
-	}
-	cs.uacts = cs.enabled(cs.uacts[:0], v)
-	for _, a := range cs.uacts {
-		q, e, msg := int(a.p), int(a.e), cs.msgOf(v, a)
-		st, err := cs.stepOf(q, e, msg, v[1+q])
-		if err != nil {
-			dst, cs.x.u.failed = append(dst, 0), true
-			continue
-		}
-		fp, nw := cs.next(v, sum, wakeTerm, q, e, msg, st)
-		if node != nil {
-			to := node[q]
-			fp = psum - c.localTerm[int(v[1+q])*n+to] + c.localTerm[int(st.next)*n+to]
-			if e < 0 {
-				fp += c.wakeTerm(permWake(nw, node)) - pwake
-			}
-			for _, ch := range cs.chgBuf[:cs.nchg] {
-				fp += c.chanTerm[int(ch.to)*k+edge[ch.edge]] - c.chanTerm[int(ch.old)*k+edge[ch.edge]]
-			}
-			if c.clocked {
-				fp += c.clockTermOf(to, cs.clk) - c.clockTermOf(to, v[1+n+k+q])
-			}
-		}
-		dst = append(dst, fp)
-	}
-	slices.Sort(dst)
-	return dst
 }
 
 // action is the action of process p taking a wake-up (e < 0) or the

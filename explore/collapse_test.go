@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/internal/fixtures"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -328,5 +330,43 @@ func TestExactCollapsedAgrees(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUniformSelfCheckFails gives the engine a false symmetry: a rotation
+// of a two-way ring that also swaps each process's ports, which a
+// protocol that tells its ports apart does not commute with. Both stores'
+// uniformity self-checks must say so, with the same trace: the check
+// compares fingerprints reached by two different computations, and a
+// check that cannot fail would pass here.
+func TestUniformSelfCheckFails(t *testing.T) {
+	m, _ := protocols.Lookup("franklin")
+	top := spec.MustTopologies(m.Info().Topology, 3)[0]
+	swap := spec.Perm{Node: []int{1, 2, 0}, Port: make([][]spec.Port, 3)}
+	for i := range swap.Port {
+		swap.Port[i] = []spec.Port{1, 0}
+	}
+	top.Symmetries = []spec.Perm{swap}
+	space := configs.Space{Topologies: []spec.Topology{top}, Channels: spec.FIFO, IDs: []spec.ID{1, 2, 3}, Initiators: 1}
+	var first *Violation
+	for _, bytes := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.POR, opts.Workers, opts.UniformityEvery, opts.bytes = false, 1, 1, bytes
+		v := Check(context.Background(), m, space, opts).Violation
+		if v == nil || v.Property != invariants.Uniformity || !strings.Contains(v.Detail, "does not commute with taking its successors") {
+			t.Fatalf("bytes=%v: %+v, want a uniformity violation of the self-check", bytes, v)
+		}
+		if first == nil {
+			first = v
+		} else if fmt.Sprint(v.Trace) != fmt.Sprint(first.Trace) {
+			t.Errorf("traces differ: bytes %v, collapsed %v", v.Trace, first.Trace)
+		}
+	}
+	// The true symmetries pass.
+	opts := DefaultOptions()
+	opts.POR, opts.Workers, opts.UniformityEvery = false, 1, 1
+	space.Topologies = spec.MustTopologies(m.Info().Topology, 3)[:1]
+	if res := Check(context.Background(), m, space, opts); res.Verdict().Outcome != invariants.Verified {
+		t.Fatalf("the ring's own symmetries: %s", res.Verdict())
 	}
 }
