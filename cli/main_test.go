@@ -153,24 +153,37 @@ func TestVerifyExitCodes(t *testing.T) {
 
 // TestStoppedEarlyViolation: a violation found before a limit stopped the
 // search is reported (exit 1), with the stop, and its counterexample is
-// not called the shortest: here the full search finds a 17-step lasso in
-// the configuration whose search the limit cut at 19.
+// not called the shortest (here the full search finds a 17-step lasso in
+// the configuration whose search the limit cut at 19), nor the execution
+// sending the most messages the most.
 func TestStoppedEarlyViolation(t *testing.T) {
 	tests := []struct {
 		args     []string
 		stopped  string
 		headline string
+		last     string
 	}{
 		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1", "-max-states=50"},
 			"\nstopped early   state limit of 50 reached after 2 of 90 configurations\n",
-			"\ncounterexample (19 steps, the shortest found before the search stopped: a shorter one may exist):\n"},
+			"\ncounterexample (19 steps, the shortest found before the search stopped: a shorter one may exist):\n",
+			"VIOLATED: termination"},
 		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1"},
 			"",
-			"\ncounterexample (17 steps, shortest):\n"},
+			"\ncounterexample (17 steps, shortest):\n",
+			"VIOLATED: termination"},
+		// The execution that sends the most is the most of those searched.
+		{[]string{"verify", "-algo=dkr-nosecond", "-n=4", "-workers=1", "-max-states=300"},
+			"\nstopped early   state limit of 300 reached after 14 of 90 configurations\n",
+			"\nthe execution with the most messages found before the search stopped (36 steps):\n",
+			"VIOLATED: message-bound"},
+		{[]string{"verify", "-algo=dkr-nosecond", "-n=4", "-workers=1"},
+			"",
+			"\nthe execution with the most messages (36 steps):\n",
+			"VIOLATED: message-bound"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			out := expectExit(t, tt.args, exitViolated, "VIOLATED: termination")
+			out := expectExit(t, tt.args, exitViolated, tt.last)
 			if got := strings.Contains(out, "\nstopped early "); got != (tt.stopped != "") || !strings.Contains(out, tt.stopped) {
 				t.Errorf("want the stop %q in\n%s", tt.stopped, out)
 			}
