@@ -121,7 +121,7 @@ func TestFlagHelp(t *testing.T) {
 		{"verify", "-algo=NAME", "required"},
 		{"verify", "-n=N", "required"},
 		{"bounds", "-n=N", "required"},
-		{"verify", "-workers=N", "(default: one per CPU)"},
+		{"verify", "-workers=N", "(default, or 0: one per CPU)"},
 		{"verify", "-memory=SIZE", "K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024"},
 		{"verify", "-memory=SIZE", "KB, MB, GB, TB: powers of 1000"},
 	} {

@@ -67,7 +67,7 @@ func TestBadInput(t *testing.T) {
 		{"bad format", []string{"verify", "-algo=dkr", "-n=3", "-format=xml"}, "use text or json"},
 		{"bad memory", []string{"verify", "-algo=dkr", "-n=3", "-memory=lots"}, `"lots" is not a size; write a size like 512M or 2G`},
 		{"bad reduce", []string{"verify", "-algo=dkr", "-n=3", "-reduce=some"}, "use none, por, sym or all"},
-		{"bad workers", []string{"verify", "-algo=dkr", "-n=3", "-workers=-1"}, "use 1 to 1024"},
+		{"bad workers", []string{"verify", "-algo=dkr", "-n=3", "-workers=-1"}, "-workers=-1: use 1 to 1024, or 0 (the default) for one per CPU"},
 		{"bad search", []string{"verify", "-algo=dkr", "-n=3", "-search=astar"}, "use bfs or dfs"},
 		{"unknown flag", []string{"verify", "-algo=dkr", "-n=3", "-fast"}, "flag provided but not defined"},
 		{"shard out of range", []string{"verify", "-algo=dkr", "-n=3", "-shard=3/3"}, "-shard=3/3: write i/k for part i of k, with 0 <= i < k"},

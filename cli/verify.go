@@ -49,7 +49,7 @@ var (
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
 		"a configuration that outgrows it is searched again with its visited set (and, if its graph is not layered, its edges) on disk, with the same results (default: no bound)"}
-	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration's search when there are fewer configurations (unless it is reduced, or -exact on collapsed states); results do not depend on it (default: one per CPU)"}
+	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration's search when there are fewer configurations (unless it is reduced, or -exact on collapsed states); results do not depend on it (default, or 0: one per CPU)"}
 	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not check that steps only compare ids (comparison-only is then not checked)"}
 	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
 	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
@@ -342,7 +342,7 @@ func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Sp
 		return usagef("-reduce=%s: use none, por, sym or all", r)
 	}
 	if w := c.Int(workersFlag.Name); w < 0 || w > 1024 {
-		return usagef("-workers=%d: use 1 to 1024, or leave it out for one per CPU", w)
+		return usagef("-workers=%d: use 1 to 1024, or 0 (the default) for one per CPU", w)
 	} else {
 		opts.Workers = w
 	}
