@@ -44,12 +44,13 @@ func TestFPSetFill(t *testing.T) {
 	var f fpSet
 	s := &f.segs[5]
 	inserted := 0
+	// fpOf is the i-th fingerprint of segment 5.
+	fpOf := func(i int) uint64 { return 5<<(64-fpSegBits) | mix(uint64(i)+1)>>fpSegBits }
 	// fill puts fingerprints of segment 5 until it holds n, and returns
 	// its size then.
 	fill := func(n int) int {
 		for ; inserted < n; inserted++ {
-			fp := 5<<(64-fpSegBits) | mix(uint64(inserted)+1)>>fpSegBits
-			if _, seen := f.put(fp, int32(inserted)); seen {
+			if _, seen := f.put(fpOf(inserted), int32(inserted)); seen {
 				t.Fatalf("fingerprint %d reported present before insertion", inserted)
 			}
 		}
@@ -73,8 +74,7 @@ func TestFPSetFill(t *testing.T) {
 		t.Fatalf("the set holds %d fingerprints, want %d", f.len(), inserted)
 	}
 	for i := range inserted {
-		fp := 5<<(64-fpSegBits) | mix(uint64(i)+1)>>fpSegBits
-		if v, ok := f.get(fp); !ok || v != int32(i) {
+		if v, ok := f.get(fpOf(i)); !ok || v != int32(i) {
 			t.Fatalf("fingerprint %d: got %d, %v", i, v, ok)
 		}
 	}
