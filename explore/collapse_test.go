@@ -370,3 +370,34 @@ func TestUniformSelfCheckFails(t *testing.T) {
 		t.Fatalf("the ring's own symmetries: %s", res.Verdict())
 	}
 }
+
+// TestPileBlocks pins a pile's blocks: the first of pileFirst values,
+// each next one twice the last up to pileBlock, one as large as a value
+// that needs it, and every copy returned intact after the blocks that
+// followed it.
+func TestPileBlocks(t *testing.T) {
+	var p pile[uint32]
+	var views [][]uint32
+	for i := range 200_000 {
+		views = append(views, p.add([]uint32{uint32(i), uint32(i) + 1}))
+	}
+	big := make([]uint32, 3*pileBlock)
+	big[len(big)-1] = 7
+	views = append(views, p.add(big))
+	var caps []int
+	for _, b := range p.blocks {
+		caps = append(caps, cap(b))
+	}
+	want := []int{pileFirst, 2 * pileFirst, 4 * pileFirst, 8 * pileFirst, 16 * pileFirst, 32 * pileFirst, pileBlock, pileBlock, pileBlock, pileBlock, pileBlock, pileBlock, 3 * pileBlock}
+	if !slices.Equal(caps, want) {
+		t.Fatalf("blocks of %v values, want %v", caps, want)
+	}
+	for i, v := range views[:200_000] {
+		if len(v) != 2 || v[0] != uint32(i) || v[1] != uint32(i)+1 {
+			t.Fatalf("copy %d reads %v", i, v)
+		}
+	}
+	if v := views[len(views)-1]; len(v) != len(big) || v[len(v)-1] != 7 {
+		t.Fatalf("the large copy reads %d values ending in %d", len(v), v[len(v)-1])
+	}
+}
