@@ -75,7 +75,7 @@ func boundsAction(c *cli.Context) error {
 	if c.String(idsFlag.Name) != "" && lo != hi {
 		return usagef("-ids fixes one placement of n ids: give one size, e.g. -n=%d", lo)
 	}
-	format := c.String(boundsFormatFlag.Name)
+	format := keyword(c, boundsFormatFlag.Name)
 	switch format {
 	case "text", "json", "csv", "markdown":
 	default:

@@ -44,7 +44,7 @@ func chartAction(c *cli.Context) error {
 	if err := trailingFlags(fs, args, "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]"); err != nil {
 		return err
 	}
-	kind, err := chartKind(*format, *out, "o")
+	kind, err := chartKind(toKeyword(*format), *out, "o")
 	if err != nil {
 		return err
 	}

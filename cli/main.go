@@ -169,6 +169,13 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	return cli.Exit(err.Error()+" (see elcheck help"+topic+")", exitUsage)
 }
 
+// keyword reads a flag whose values are a few fixed words, lower case, as
+// the help writes them: the value's case and surrounding spaces do not
+// matter (-search=DFS is -search=dfs).
+func keyword(c *cli.Context, name string) string { return toKeyword(c.String(name)) }
+
+func toKeyword(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
 func usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
 }

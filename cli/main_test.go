@@ -397,3 +397,38 @@ func TestUnknownTopology(t *testing.T) {
 		expectUsageError(t, args, "unknown topology topology(99)")
 	}
 }
+
+// A flag whose values are a few fixed words takes them in any case and
+// with spaces around: the run is the same as with the words the help
+// writes (but for the time it took).
+func TestKeywordsAnyCase(t *testing.T) {
+	tests := []struct{ plain, odd []string }{
+		{[]string{"verify", "-algo=dkr", "-n=3", "-search=dfs", "-reduce=none", "-channels=fifo", "-orientation=consistent", "-topology=uniring"},
+			[]string{"verify", "-algo=dkr", "-n=3", "-search=DFS", "-reduce=None", "-channels=FIFO", "-orientation=Consistent ", "-topology=UniRing"}},
+		{[]string{"verify", "-algo=franklin", "-n=3", "-topology=biring", "-orientation=any", "-reduce=por"},
+			[]string{"verify", "-algo=franklin", "-n=3", "-topology= BiRing", "-orientation=ANY", "-reduce=POR"}},
+		{[]string{"verify", "-algo=cr-flip", "-n=3", "-format=json"}, []string{"verify", "-algo=cr-flip", "-n=3", "-format=JSON"}},
+		{[]string{"bounds", "-algo=cr", "-n=3..4", "-format=csv"}, []string{"bounds", "-algo=cr", "-n=3..4", "-format=Csv"}},
+	}
+	untimed := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "time") && !strings.Contains(l, "states/s") && !strings.Contains(l, "elapsed") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.odd, " "), func(t *testing.T) {
+			code, out, stderr := elcheck(tt.plain...)
+			oddCode, oddOut, oddErr := elcheck(tt.odd...)
+			if code == exitUsage || oddCode != code {
+				t.Fatalf("exit %d against %d for %v\n%s%s%s", oddCode, code, tt.plain, stderr, oddOut, oddErr)
+			}
+			if untimed(oddOut) != untimed(out) {
+				t.Errorf("the reports differ:\n%s\nagainst\n%s", oddOut, out)
+			}
+		})
+	}
+}

@@ -37,7 +37,7 @@ func mergeAction(c *cli.Context) error {
 	if err := checkEmpty(c); err != nil {
 		return err
 	}
-	format := c.String(formatFlag.Name)
+	format := keyword(c, formatFlag.Name)
 	if format != "text" && format != "json" {
 		return usagef("-format=%s: use text or json", format)
 	}

@@ -30,7 +30,7 @@ func parseFamily(c *cli.Context, info spec.Info) (spec.TopologyKind, error) {
 	for _, k := range own.Families() {
 		names = append(names, k.Name())
 	}
-	k, err := spec.ParseTopologyKind(strings.TrimSpace(s))
+	k, err := spec.ParseTopologyKind(toKeyword(s))
 	if err != nil {
 		return 0, usagef("-topology=%s is not a family: use %s (%s runs on %s)", s, strings.Join(spec.KindNames(), ", "), info.Name, strings.Join(names, ", "))
 	}

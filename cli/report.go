@@ -234,7 +234,7 @@ func (r *report) saveTrace(c *cli.Context, path string) {
 			r.traceErr = oneLine(werr)
 		}
 	}
-	r.write(c.App.Writer, c.String(formatFlag.Name))
+	r.write(c.App.Writer, keyword(c, formatFlag.Name))
 	if werr != nil {
 		fmt.Fprintf(c.App.ErrWriter, "elcheck: -trace-out: the trace was not written: %s\n", oneLine(werr))
 	}

@@ -96,7 +96,7 @@ func parseJob(c *cli.Context) (*job, error) {
 	if n < 1 || n > maxN {
 		return nil, usagef("-n=%d is out of range: n must be between 1 and %d", n, maxN)
 	}
-	j := &job{machine: m, format: c.String(formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name), graph: c.String(graphFlag.Name)}
+	j := &job{machine: m, format: keyword(c, formatFlag.Name), traceOut: c.String(traceOutFlag.Name), timeout: c.Duration(timeoutFlag.Name), graph: c.String(graphFlag.Name)}
 	if j.space, err = parseSpace(c, m.Info(), n); err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func parseJob(c *cli.Context) (*job, error) {
 		// room to work in.
 		debug.SetMemoryLimit(b)
 	}
-	switch s := c.String(searchFlag.Name); s {
+	switch s := keyword(c, searchFlag.Name); s {
 	case "bfs":
 	case "dfs":
 		j.opts.Search = explore.DFS
@@ -257,7 +257,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 		return space, err
 	}
 	space.Channels, space.PortBlind = info.Channels, info.PortBlind
-	switch o := c.String(orientFlag.Name); o {
+	switch o := keyword(c, orientFlag.Name); o {
 	case "consistent":
 	case "any":
 		if err := space.AnyPorts(); err != nil {
@@ -266,7 +266,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 	default:
 		return space, usagef("-orientation=%s: use consistent or any", o)
 	}
-	if s := c.String(channelsFlag.Name); s != "" {
+	if s := keyword(c, channelsFlag.Name); s != "" {
 		ch, err := spec.ParseChannels(s)
 		if err != nil {
 			return space, usagef("-channels=%s: use fifo or bag", s)
@@ -330,7 +330,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Space) error {
 	opts.Exact = c.Bool(exactFlag.Name)
 	opts.MaxStates = c.Int64(maxStatesFlag.Name)
-	switch r := c.String(reduceFlag.Name); r {
+	switch r := keyword(c, reduceFlag.Name); r {
 	case "all":
 	case "none":
 		opts.POR, space.AllPlacements = false, true
