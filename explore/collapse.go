@@ -735,6 +735,9 @@ func (cs *collapsedStore) key(enc []byte) []byte {
 	return appendVec(nil, cs.u)
 }
 
+// recPrint is the fingerprint of the state whose record rec is.
+func recPrint(rec []byte) uint64 { return binary.LittleEndian.Uint64(rec) }
+
 // recKey is the exact key of a record: its vector.
 func (cs *collapsedStore) recKey(rec []byte) []byte { return rec[8:] }
 

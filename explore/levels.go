@@ -134,6 +134,24 @@ func (lr *levelRes) next(fp uint64, j int32) (int32, bool) {
 	return j, false
 }
 
+// Phase 3's answers on the tag set (tagset.go): new, found at the depth
+// of the level being built, found at another.
+const (
+	tagNew int32 = iota - 1
+	tagSame
+	tagOther
+)
+
+// nextTag is next on the tag set: it returns whether the candidate whose
+// fingerprint is fp was found before, and if so whether at another depth
+// than its own.
+func (lr *levelRes) nextTag(fp uint64) (seen, other bool) {
+	o := fpOwner(fp, lr.p)
+	v := lr.res[o][lr.cur[o]]
+	lr.cur[o]++
+	return v != tagNew, v == tagOther
+}
+
 // numbered returns the number of the state whose fingerprint fp has the
 // provisional index v in the set (phase 4 stopped before phase 5).
 func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
@@ -168,8 +186,11 @@ type czWorker struct {
 	cands []candidate
 	fpo   [][]uint64
 	chg   []czChange
-	hit   int      // in the view of the level
-	_     [64]byte // apart from the next worker's cache lines
+	// tags, on the tag set, is where the worker tags the states it
+	// expands as expanded.
+	tags *tagSet
+	hit  int      // in the view of the level
+	_    [64]byte // apart from the next worker's cache lines
 }
 
 // levels is the storage of runLevels, kept across configurations.
@@ -261,7 +282,11 @@ func (x *searcher) runLevels(r *configResult) taken {
 			}
 			x.kept.expanding(seg.lo)
 			outs, count := x.inOrder(seg, d)
-			x.lookUp(outs)
+			if x.fps.tagged {
+				x.lookUpTags(outs, d)
+			} else {
+				x.lookUp(outs)
+			}
 			// Workers expand the next segment of the level while the
 			// searcher takes this one.
 			next := segment{lo: seg.hi, hi: min(hi, seg.hi+levelSegment*size), size: size, parity: 1 - seg.parity}
@@ -296,15 +321,16 @@ func (x *searcher) runLevels(r *configResult) taken {
 				job(par - 1) // the searcher helps
 			}
 			x.join()
-			// Number.
-			lv.crew.run(par, func(o int) {
-				f := &x.fps.set
-				fresh := lr.fresh[o]
-				for t, fp := range fresh {
-					f.peekAhead(fresh, t)
-					f.update(fp, lr.num[o][t])
-				}
-			})
+			if !x.fps.tagged { // number
+				lv.crew.run(par, func(o int) {
+					f := &x.fps.set
+					fresh := lr.fresh[o]
+					for t, fp := range fresh {
+						f.peekAhead(fresh, t)
+						f.update(fp, lr.num[o][t])
+					}
+				})
+			}
 			parity = next.parity
 			if next.lo == hi {
 				break
@@ -358,6 +384,10 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 	for w := range lv.wks {
 		wk := &lv.wks[w]
 		wk.c, wk.sy, wk.inPort, wk.degree, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.degree, cs.outEdge, x.kview
+		wk.tags = nil
+		if x.fps.tagged {
+			wk.tags = &x.fps.tags
+		}
 	}
 	var cursor atomic.Int32
 	return func(w int) {
@@ -398,7 +428,11 @@ func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 			levelCounts.leftOver.Add(1)
 			out.reset()
 			for i := sg.first(c); i < sg.last(c) && out.err == nil && out.stop == nil; i++ {
-				cs.expand(i, d, x.kept.get(i), out)
+				rec := x.kept.get(i)
+				if x.fps.tagged {
+					x.fps.tags.expanded(recPrint(rec))
+				}
+				cs.expand(i, d, rec, out)
 			}
 			lc.split(par)
 		} else {
@@ -432,6 +466,33 @@ func (x *searcher) lookUp(outs []*levelChunkOut) {
 			}
 		}
 		lr.res[o], lr.fresh[o], lr.cur[o], lr.num[o] = res, fresh, 0, lr.num[o][:0]
+	})
+}
+
+// lookUpTags is lookUp on the tag set, for chunks outs at depth d: it
+// puts the candidates at depth d+1. (Phase 1 or 2 tagged their parents
+// as expanded: no worker puts into the set then, and expanded writes
+// only a state's own slot.)
+func (x *searcher) lookUpTags(outs []*levelChunkOut, d int32) {
+	lr := &x.lv.res
+	x.lv.crew.run(x.par, func(o int) {
+		f := &x.fps.tags
+		res := lr.res[o][:0]
+		for _, lc := range outs {
+			fps := lc.fpo[o]
+			for t, fp := range fps {
+				f.peekAhead(fps, t)
+				switch seen, other := f.put(fp, d+1); {
+				case !seen:
+					res = append(res, tagNew)
+				case other:
+					res = append(res, tagOther)
+				default:
+					res = append(res, tagSame)
+				}
+			}
+		}
+		lr.res[o], lr.cur[o] = res, 0
 	})
 }
 
@@ -497,6 +558,12 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 	for i := first; i < end; i++ {
 		rec := wk.rec(i)
 		sum := binary.LittleEndian.Uint64(rec)
+		if wk.tags != nil {
+			if i+lookAhead < end {
+				wk.tags.peek(recPrint(wk.rec(i + lookAhead)))
+			}
+			wk.tags.expanded(sum)
+		}
 		readVec(rec[8:], v)
 		wakeTerm := uint64(0)
 		if v[0] != 0 {

@@ -1,6 +1,10 @@
 package explore
 
-import "github.com/elcheck/elcheck/spec"
+import (
+	"sync/atomic"
+
+	"github.com/elcheck/elcheck/spec"
+)
 
 // The search loop, written once: a state is taken from the frontier (the
 // next index breadth-first, the stack depth-first), its store expands it
@@ -120,6 +124,11 @@ func (out *expansion) addWeights(costs []Cost, sends []spec.Send) {
 	}
 }
 
+// tagCounts counts searches on the tag set, and those run again without
+// it for a violation's trace or with edges, for the tests to see every
+// path taken.
+var tagCounts struct{ searches, retraced, unlayered atomic.Int64 }
+
 // run explores the configuration of sy completely, or until a violation,
 // the state budget or the context stops it.
 func (x *searcher) run(sy *System) configResult {
@@ -128,13 +137,28 @@ func (x *searcher) run(sy *System) configResult {
 	for {
 		x.reset(sy, p)
 		r := configResult{minMsg: -1, minTime: -1}
-		if x.explore(&r) || p.edges {
+		done := x.explore(&r)
+		if p.tags {
+			tagCounts.searches.Add(1)
+		}
+		if p.tags && r.violation != nil {
+			// Find it again with the index set, to replay its trace
+			// (found), which a pure protocol does at the same state.
+			tagCounts.retraced.Add(1)
+			*x.budget = budget
+			p.tags = false
+			continue
+		}
+		if done || p.edges {
 			return r
+		}
+		if p.tags {
+			tagCounts.unlayered.Add(1)
 		}
 		// Not layered after all: search again, recording edges for the
 		// analyses.
 		*x.budget = budget
-		p.edges = true
+		p.edges, p.tags = true, false
 	}
 }
 
@@ -146,7 +170,11 @@ func (x *searcher) explore(r *configResult) bool {
 		x.plainSeen.reset()
 		x.plainSeen.put(x.cz.plainPrint(fp, x.cz.v), 0)
 	}
-	x.seen.put(x.st.recKey(rec), fp, 0)
+	if x.fps.tagged {
+		x.fps.tags.put(fp, 0)
+	} else {
+		x.seen.put(x.st.recKey(rec), fp, 0)
+	}
 	x.kept.add(rec)
 	x.record(-1, 0, 0)
 	r.states = 1
@@ -189,7 +217,14 @@ func (x *searcher) explore(r *configResult) bool {
 			}
 			d := x.depthOf(i)
 			out.reset()
-			x.st.expand(i, d, x.kept.get(i), out)
+			rec := x.kept.get(i)
+			if x.fps.tagged {
+				if i+lookAhead < x.states() {
+					x.fps.tags.peek(recPrint(x.kept.get(i + lookAhead)))
+				}
+				x.fps.tags.expanded(recPrint(rec))
+			}
+			x.st.expand(i, d, rec, out)
 			c := 0
 			switch x.takeState(i, d, 0, out, &c, r) {
 			case stopped:
@@ -248,6 +283,7 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		x.beginEdges(i)
 	}
 	noEdges, costs, fps := x.noEdges, x.costs, x.seen == &x.fps
+	tagged := fps && x.fps.tagged
 	for range out.ncand[s] {
 		ci := *c
 		cd := &out.cands[ci]
@@ -259,10 +295,16 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		*c++
 		r.transitions++
 		var j int32
-		var seen bool
+		var seen, other bool
 		switch {
+		case out.res != nil && tagged:
+			j = x.states()
+			seen, other = out.res.nextTag(cd.fp)
 		case out.res != nil: // looked up by the workers (levels.go)
 			j, seen = out.res.next(cd.fp, x.states())
+		case tagged:
+			j = x.states()
+			seen, other = x.fps.tags.put(cd.fp, d+1)
 		case fps: // the usual set, called directly: this is the hot path
 			j, seen = x.fps.set.put(cd.fp, x.states())
 		default:
@@ -272,7 +314,12 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 			x.addEdge(j)
 		}
 		if seen {
-			if x.noteDuplicate(j, d); !x.layered && (noEdges || x.plainCheck) {
+			if !tagged {
+				x.noteDuplicate(j, d)
+			} else if other {
+				x.layered = false // as noteDuplicate
+			}
+			if !x.layered && (noEdges || x.plainCheck) {
 				return x.notLayered(r)
 			}
 			continue

@@ -16,6 +16,10 @@ type plan struct {
 	// search keeps going while the graph is layered, and starts again
 	// with them at the first edge that is not (run).
 	edges bool
+	// tags: the visited set is the tag set (tagset.go), for a search
+	// that records no edges on fingerprints. It gives states no index to
+	// replay a trace by, so a violation is found again without it (run).
+	tags bool
 }
 
 // planFor decides how sy's configuration is searched.
@@ -30,7 +34,8 @@ func (x *searcher) planFor(sy *System) plan {
 		// Costs are weights on edges, recorded from the start; the
 		// workers' phases carry neither costs nor clocks.
 		costs := len(x.opts.Costs) > 0
-		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact && !costs && !sy.Clocks, edges: costs}
+		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact && !costs && !sy.Clocks, edges: costs,
+			tags: !costs && !x.opts.Exact && !x.opts.noTags}
 	}
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads

@@ -161,6 +161,7 @@ func (x *searcher) reset(sy *System, p plan) {
 	if x.opts.Exact {
 		x.seen = &x.exact
 	}
+	x.fps.tagged = p.tags
 	x.seen.reset()
 	x.checkv.Reset(sy.Info, sy.Config)
 	x.checker = &x.checkv
@@ -181,6 +182,10 @@ func (x *searcher) state(i int32) State {
 // that is the violation returned, with the path up to where it went
 // another way: a trace that does not replay would show nothing true.
 func (x *searcher) found(prop, detail string, i int32, extra ...Action) *Violation {
+	if x.fps.tagged && x.seen == &x.fps {
+		// No trace: run searches again without the tag set.
+		return &Violation{Property: prop, Detail: detail}
+	}
 	t, _, bad := x.replay(i)
 	if bad != nil {
 		return bad

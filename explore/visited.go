@@ -23,13 +23,30 @@ type visited interface {
 // fingerprints is the visited set of 64-bit fingerprints (fpset.go): a
 // collision can hide a state, with the probability Result.Collision
 // reports.
-type fingerprints struct{ set fpSet }
+// With tagged (plan.tags), the search uses tags instead of set, directly:
+// as a visitedSet it then only peeks and counts.
+type fingerprints struct {
+	set    fpSet
+	tags   tagSet
+	tagged bool
+}
 
 func (f *fingerprints) put(_ []byte, fp uint64, i int32) (int32, bool) { return f.set.put(fp, i) }
 func (f *fingerprints) get(_ []byte, fp uint64) (int32, bool)          { return f.set.get(fp) }
-func (f *fingerprints) peek(fp uint64)                                 { f.set.peek(fp) }
-func (f *fingerprints) bytes() int64                                   { return f.set.bytes() }
-func (f *fingerprints) reset()                                         { f.set.reset() }
+func (f *fingerprints) bytes() int64                                   { return f.set.bytes() + f.tags.bytes() }
+
+func (f *fingerprints) peek(fp uint64) {
+	if f.tagged {
+		f.tags.peek(fp)
+	} else {
+		f.set.peek(fp)
+	}
+}
+
+func (f *fingerprints) reset() {
+	f.set.reset()
+	f.tags.reset()
+}
 
 // exactStates is the visited set of whole keys (Options.Exact): no
 // collision can hide a state. It is the fingerprint table, mapping each

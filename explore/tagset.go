@@ -1,0 +1,165 @@
+package explore
+
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// tagSet is the visited set of a breadth-first search on fingerprints
+// that records no edges (plan.tags): 8 bytes a state where fpSet takes 12,
+// for it stores no index. Such a search looks a state's index up for one
+// thing only, to see whether a state found again lies on the level being
+// built (graph.noteDuplicate): the set answers that from a tag instead.
+//
+// A slot holds the fingerprint's low 62 bits, the top ones being the
+// segment's number, and in the top two bits the tag: the parity of the
+// state's depth while it waits to be expanded, then tagExpanded. A search
+// expands every state of depths up to d-1 before it takes the successors
+// of depth d's states, so a state found again there is at depth d+1 if
+// and only if it waits with d+1's parity: one of depth d has the other
+// parity or is expanded, and every shallower one is expanded. The
+// segments, their filling and their growth are fpSet's.
+type tagSet struct {
+	segs    [fpSegs]tagSeg
+	garbage atomic.Int64 // as fpSet's
+}
+
+type tagSeg struct {
+	slots  []uint64
+	n, max int
+}
+
+const (
+	tagShift    = 62
+	tagLow      = 1<<tagShift - 1
+	tagExpanded = 3
+)
+
+// waiting is the tag of a state of depth d not expanded yet: 1 or 2, so
+// that no slot in use is 0, the empty marker.
+func waiting(d int32) uint64 { return uint64(1 + d&1) }
+
+func (f *tagSet) seg(fp uint64) *tagSeg { return &f.segs[fp>>(64-fpSegBits)] }
+
+// slot returns where fp is, or the empty slot where it would go. The
+// segment must not be empty.
+func (s *tagSeg) slot(fp uint64) (*uint64, bool) {
+	mask := uint64(len(s.slots) - 1)
+	low := fp & tagLow
+	for i := fp & mask; ; i = (i + 1) & mask {
+		e := &s.slots[i]
+		switch {
+		case *e == 0: // a slot in use has a tag
+			return e, false
+		case *e&tagLow == low:
+			return e, true
+		}
+	}
+}
+
+// put inserts fp as a state of depth d unless fp is there; it reports
+// whether it was, and if so whether at another depth than d (or at d but
+// expanded, which the search never asks).
+func (f *tagSet) put(fp uint64, d int32) (seen, other bool) {
+	s := f.seg(fp)
+	if s.n >= s.max {
+		f.grow(s)
+	}
+	e, found := s.slot(fp)
+	if found {
+		return true, *e>>tagShift != waiting(d)
+	}
+	*e = fp&tagLow | waiting(d)<<tagShift
+	s.n++
+	return false, false
+}
+
+// expanded tags fp, which is in the set, as expanded. Workers expanding a
+// level's states at once call it (levels.go), and nothing else reads or
+// writes the set meanwhile: a probe may pass a slot another worker tags,
+// so both are atomic. They change only a slot's tag, never what a probe
+// compares, nor whether a slot is empty.
+func (f *tagSet) expanded(fp uint64) {
+	s := f.seg(fp)
+	mask, low := uint64(len(s.slots)-1), fp&tagLow
+	for i := fp & mask; ; i = (i + 1) & mask {
+		if e := &s.slots[i]; atomic.LoadUint64(e)&tagLow == low {
+			atomic.OrUint64(e, tagExpanded<<tagShift)
+			return
+		}
+	}
+}
+
+// shallower reports whether fp is in the set at a depth of d or less,
+// the successor of a state of depth d being expanded (the reduction's
+// cycle proviso, closes).
+func (f *tagSet) shallower(fp uint64, d int32) bool {
+	s := f.seg(fp)
+	if len(s.slots) == 0 {
+		return false
+	}
+	e, found := s.slot(fp)
+	return found && *e>>tagShift != waiting(d+1)
+}
+
+// peek prefetches the slot where fp's search starts.
+func (f *tagSet) peek(fp uint64) {
+	if s := f.seg(fp); len(s.slots) > 0 {
+		prefetch(unsafe.Pointer(&s.slots[fp&uint64(len(s.slots)-1)]))
+	}
+}
+
+// peekAhead is fpSet.peekAhead.
+func (f *tagSet) peekAhead(fps []uint64, t int) {
+	if t == 0 {
+		for _, fp := range fps[:min(len(fps), lookAhead)] {
+			f.peek(fp)
+		}
+	}
+	if t+lookAhead < len(fps) {
+		f.peek(fps[t+lookAhead])
+	}
+}
+
+func (f *tagSet) grow(s *tagSeg) {
+	old := s.slots
+	s.slots, s.n = make([]uint64, max(16, 2*len(old))), 0
+	s.max = fpFill(len(s.slots))
+	populate(s.slots)
+	mask := uint64(len(s.slots) - 1)
+	for _, k := range old {
+		if k != 0 {
+			// Every key in a segment is distinct: no comparison needed.
+			i := k & mask
+			for s.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			s.slots[i] = k
+			s.n++
+		}
+	}
+	if f.garbage.Add(int64(len(old))*8) > 4<<20 {
+		f.garbage.Store(0)
+		runtime.GC() // as fpSet.grow
+	}
+}
+
+// reset empties the set, keeping its storage (fpSet.reset).
+func (f *tagSet) reset() {
+	for i := range f.segs {
+		if f.segs[i].n > 0 {
+			clear(f.segs[i].slots)
+			f.segs[i].n = 0
+		}
+	}
+}
+
+// bytes is what the table takes.
+func (f *tagSet) bytes() int64 {
+	b := int64(0)
+	for i := range f.segs {
+		b += int64(len(f.segs[i].slots)) * 8
+	}
+	return b
+}
