@@ -92,7 +92,10 @@ var levelCounts struct{ segments, expanded, leftOver, edges atomic.Int64 }
 type levelChunkOut struct {
 	out expansion
 	fpo [][]uint64
-	_   [64]byte
+	// parents, on the tag set, are the fingerprints of the states the
+	// chunk expands, which phase 3 tags as expanded.
+	parents []uint64
+	_       [64]byte
 }
 
 // split fills fpo from the candidates, for a chunk phase 2 expanded.
@@ -186,11 +189,12 @@ type czWorker struct {
 	cands []candidate
 	fpo   [][]uint64
 	chg   []czChange
-	// tags, on the tag set, is where the worker tags the states it
-	// expands as expanded.
-	tags *tagSet
-	hit  int      // in the view of the level
-	_    [64]byte // apart from the next worker's cache lines
+	// tagged: on the tag set, the worker writes the fingerprints of the
+	// states it expands (levelChunkOut.parents).
+	tagged  bool
+	parents []uint64
+	hit     int      // in the view of the level
+	_       [64]byte // apart from the next worker's cache lines
 }
 
 // levels is the storage of runLevels, kept across configurations.
@@ -347,7 +351,7 @@ func (lv *levels) bytes() int64 {
 	b := int64(0)
 	for _, outs := range lv.outs {
 		for _, lc := range outs {
-			b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4
+			b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4 + int64(cap(lc.parents))*8
 			for _, f := range lc.fpo {
 				b += int64(cap(f)) * 8
 			}
@@ -357,7 +361,7 @@ func (lv *levels) bytes() int64 {
 		b += int64(cap(lv.res.res[o]))*4 + int64(cap(lv.res.fresh[o]))*8 + int64(cap(lv.res.num[o]))*4
 	}
 	for w := range lv.wks {
-		b += int64(cap(lv.wks[w].cands)) * 24
+		b += int64(cap(lv.wks[w].cands))*24 + int64(cap(lv.wks[w].parents))*8
 		for _, f := range lv.wks[w].fpo {
 			b += int64(cap(f)) * 8
 		}
@@ -384,10 +388,7 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 	for w := range lv.wks {
 		wk := &lv.wks[w]
 		wk.c, wk.sy, wk.inPort, wk.degree, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.degree, cs.outEdge, x.kview
-		wk.tags = nil
-		if x.fps.tagged {
-			wk.tags = &x.fps.tags
-		}
+		wk.tagged = x.fps.tagged
 	}
 	var cursor atomic.Int32
 	return func(w int) {
@@ -427,10 +428,11 @@ func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 		if lv.deferred[sg.parity][c] {
 			levelCounts.leftOver.Add(1)
 			out.reset()
+			lc.parents = lc.parents[:0]
 			for i := sg.first(c); i < sg.last(c) && out.err == nil && out.stop == nil; i++ {
 				rec := x.kept.get(i)
 				if x.fps.tagged {
-					x.fps.tags.expanded(recPrint(rec))
+					lc.parents = append(lc.parents, recPrint(rec))
 				}
 				cs.expand(i, d, rec, out)
 			}
@@ -469,14 +471,26 @@ func (x *searcher) lookUp(outs []*levelChunkOut) {
 	})
 }
 
-// lookUpTags is lookUp on the tag set, for chunks outs at depth d: it
-// puts the candidates at depth d+1. (Phase 1 or 2 tagged their parents
-// as expanded: no worker puts into the set then, and expanded writes
-// only a state's own slot.)
+// lookUpTags is lookUp on the tag set, for chunks outs at depth d: each
+// worker tags its own of their parents as expanded, then puts the
+// candidates at depth d+1.
 func (x *searcher) lookUpTags(outs []*levelChunkOut, d int32) {
 	lr := &x.lv.res
 	x.lv.crew.run(x.par, func(o int) {
 		f := &x.fps.tags
+		own := lr.fresh[o][:0] // unused on the tag set: scratch
+		for _, lc := range outs {
+			for _, fp := range lc.parents {
+				if fpOwner(fp, x.par) == o {
+					own = append(own, fp)
+				}
+			}
+		}
+		for t, fp := range own {
+			f.peekAhead(own, t)
+			f.expanded(fp)
+		}
+		lr.fresh[o] = own
 		res := lr.res[o][:0]
 		for _, lc := range outs {
 			fps := lc.fpo[o]
@@ -553,16 +567,13 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 		lc.fpo[o] = lc.fpo[o][:0]
 	}
 	// In local variables, stored back at the end (expand says why).
-	cands, ncand, acts := wk.cands[:0], out.ncand, wk.acts
+	cands, ncand, acts, parents := wk.cands[:0], out.ncand, wk.acts, wk.parents[:0]
 	vw := vecView{c, v}
 	for i := first; i < end; i++ {
 		rec := wk.rec(i)
 		sum := binary.LittleEndian.Uint64(rec)
-		if wk.tags != nil {
-			if i+lookAhead < end {
-				wk.tags.peek(recPrint(wk.rec(i + lookAhead)))
-			}
-			wk.tags.expanded(sum)
+		if wk.tagged {
+			parents = append(parents, sum)
 		}
 		readVec(rec[8:], v)
 		wakeTerm := uint64(0)
@@ -597,6 +608,7 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 		ncand = append(ncand, int32(len(acts)))
 	}
 	out.cands, out.ncand, wk.acts, wk.cands = append(out.cands, cands...), ncand, acts, cands
+	lc.parents, wk.parents = append(lc.parents[:0], parents...), parents
 	if len(wk.fpo) != p {
 		wk.fpo = make([][]uint64, p)
 	}

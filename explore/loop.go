@@ -219,10 +219,7 @@ func (x *searcher) explore(r *configResult) bool {
 			out.reset()
 			rec := x.kept.get(i)
 			if x.fps.tagged {
-				if i+lookAhead < x.states() {
-					x.fps.tags.peek(recPrint(x.kept.get(i + lookAhead)))
-				}
-				x.fps.tags.expanded(recPrint(rec))
+				x.fps.tags.expandedLater(recPrint(rec), d)
 			}
 			x.st.expand(i, d, rec, out)
 			c := 0

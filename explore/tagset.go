@@ -23,6 +23,12 @@ import (
 type tagSet struct {
 	segs    [fpSegs]tagSeg
 	garbage atomic.Int64 // as fpSet's
+	// The last states the sequential search expanded, of depth lagDepth,
+	// whose slots are prefetched and tagged lookAhead states later
+	// (expandedLater).
+	lag      [lookAhead]uint64
+	lagN     int
+	lagDepth int32
 }
 
 type tagSeg struct {
@@ -75,20 +81,38 @@ func (f *tagSet) put(fp uint64, d int32) (seen, other bool) {
 	return false, false
 }
 
-// expanded tags fp, which is in the set, as expanded. Workers expanding a
-// level's states at once call it (levels.go), and nothing else reads or
-// writes the set meanwhile: a probe may pass a slot another worker tags,
-// so both are atomic. They change only a slot's tag, never what a probe
-// compares, nor whether a slot is empty.
+// expanded tags fp, which is in the set, as expanded.
 func (f *tagSet) expanded(fp uint64) {
-	s := f.seg(fp)
-	mask, low := uint64(len(s.slots)-1), fp&tagLow
-	for i := fp & mask; ; i = (i + 1) & mask {
-		if e := &s.slots[i]; atomic.LoadUint64(e)&tagLow == low {
-			atomic.OrUint64(e, tagExpanded<<tagShift)
-			return
-		}
+	e, _ := f.seg(fp).slot(fp)
+	*e |= tagExpanded << tagShift
+}
+
+// expandedLater tags fp, of a state of depth d the sequential search
+// expands, as expanded once lookAhead more states are, its slot
+// prefetched meanwhile; or before the first state of another depth is,
+// so that every state of depth d is tagged before the search takes the
+// successors of depth d+1's. Until then the state waits at depth d,
+// which answers as the tag would: not d+1, no deeper than d.
+func (f *tagSet) expandedLater(fp uint64, d int32) {
+	if d != f.lagDepth {
+		f.flushLag()
+		f.lagDepth = d
 	}
+	at := &f.lag[f.lagN%lookAhead]
+	if f.lagN >= lookAhead {
+		f.expanded(*at)
+	}
+	f.peek(fp)
+	*at = fp
+	f.lagN++
+}
+
+// flushLag tags the states expandedLater holds.
+func (f *tagSet) flushLag() {
+	for _, fp := range f.lag[:min(f.lagN, lookAhead)] {
+		f.expanded(fp)
+	}
+	f.lagN = 0
 }
 
 // shallower reports whether fp is in the set at a depth of d or less,
@@ -147,6 +171,7 @@ func (f *tagSet) grow(s *tagSeg) {
 
 // reset empties the set, keeping its storage (fpSet.reset).
 func (f *tagSet) reset() {
+	f.lagN, f.lagDepth = 0, 0
 	for i := range f.segs {
 		if f.segs[i].n > 0 {
 			clear(f.segs[i].slots)

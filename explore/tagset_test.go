@@ -68,6 +68,35 @@ func TestTagSet(t *testing.T) {
 	}
 }
 
+// TestTagSetLag: the sequential search tags the states it expands
+// lookAhead states late, and every one of a depth before the first of
+// the next depth is expanded, as the layering test needs: a state two
+// levels up must not look like one on the level being built.
+func TestTagSetLag(t *testing.T) {
+	var f tagSet
+	fp := func(d, k int) uint64 { return uint64(d*1000+k) * 0x9e3779b97f4a7c15 }
+	const width = 3*lookAhead + 5
+	for d := range 4 {
+		for k := range width {
+			f.put(fp(d, k), int32(d))
+		}
+	}
+	for d := range 3 {
+		for k := range width {
+			f.expandedLater(fp(d, k), int32(d))
+		}
+		// The next level's first state is expanded: every state of
+		// depth d is tagged, so none is taken for one of depth d+2
+		// found again from depth d+1.
+		f.expandedLater(fp(d+1, 0), int32(d+1))
+		for k := range width {
+			if _, other := f.put(fp(d, k), int32(d+2)); !other {
+				t.Fatalf("state %d of depth %d, expanded, waits at depth %d", k, d, d+2)
+			}
+		}
+	}
+}
+
 // TestTagSetAgrees: a search on the tag set (the default for a search on
 // fingerprints without edges) gives the results of one on the index set,
 // to the traces, sequential or with workers sharing the levels in chunks
