@@ -56,10 +56,10 @@ const (
 	// levelSegment the number of chunks in a segment (tests use smaller
 	// chunks: Options.chunk). Two segments' chunks are kept (one expanded
 	// while the other is taken), each page of them a fault when first
-	// touched: 64 chunks took 5 MiB more at n = 12 than 16 do, for no
-	// more speed.
+	// touched: at n = 12, 16 chunks took 3 MiB more than 4 do, and 64 5
+	// MiB more than 16, for no more speed; 2 were slower by a tenth.
 	levelChunk   = 256
-	levelSegment = 16
+	levelSegment = 4
 	// levelAhead is the number of chunks of the next level that must be
 	// written before workers expand them during the last segment of a
 	// level.
