@@ -102,8 +102,9 @@ type Options struct {
 	levels int
 	// bytes, for tests: never search with collapsed states (collapse.go).
 	bytes bool
-	// noTags, for tests: never search with the tag set (tagset.go).
-	noTags bool
+	// tags, for tests: search every configuration on the tag set
+	// (tagset.go) where one can (1), or none (-1).
+	tags int
 	// diskBatch, for tests: the disk search (disk.go) flushes its batch
 	// every diskBatch new successors (or twice as many edges); noDisk: a
 	// search over the memory budget goes to the state cache at once.

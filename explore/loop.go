@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"fmt"
 	"sync/atomic"
 
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
 
@@ -134,10 +136,12 @@ var tagCounts struct{ searches, retraced, unlayered atomic.Int64 }
 func (x *searcher) run(sy *System) configResult {
 	p := x.planFor(sy)
 	budget := *x.budget
+	var onTags *Violation // found on the tag set, without a trace
 	for {
 		x.reset(sy, p)
 		r := configResult{minMsg: -1, minTime: -1}
 		done := x.explore(&r)
+		x.lastStates = r.states
 		if p.tags {
 			tagCounts.searches.Add(1)
 		}
@@ -145,9 +149,15 @@ func (x *searcher) run(sy *System) configResult {
 			// Find it again with the index set, to replay its trace
 			// (found), which a pure protocol does at the same state.
 			tagCounts.retraced.Add(1)
+			onTags = r.violation
 			*x.budget = budget
 			p.tags = false
 			continue
+		}
+		if onTags != nil && r.violation == nil && r.stopped == nil {
+			r.violation = x.violation(invariants.StepPurity, fmt.Sprintf("a first search of this configuration found %s (%s), a second found nothing: "+
+				"the protocol's steps are not functions of their input (hidden state such as a package-level variable, map order, time or randomness)",
+				onTags.Property, onTags.Detail), nil)
 		}
 		if done || p.edges {
 			return r
@@ -171,7 +181,7 @@ func (x *searcher) explore(r *configResult) bool {
 		x.plainSeen.put(x.cz.plainPrint(fp, x.cz.v), 0)
 	}
 	if x.fps.tagged {
-		x.fps.tags.put(fp, 0)
+		x.fps.tags.begin(fp)
 	} else {
 		x.seen.put(x.st.recKey(rec), fp, 0)
 	}
@@ -294,16 +304,20 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		var j int32
 		var seen, other bool
 		switch {
-		case out.res != nil && tagged:
-			j = x.states()
-			seen, other = out.res.nextTag(cd.fp)
 		case out.res != nil: // looked up by the workers (levels.go)
-			j, seen = out.res.next(cd.fp, x.states())
-		case tagged:
-			j = x.states()
-			seen, other = x.fps.tags.put(cd.fp, d+1)
+			if tagged {
+				j = x.states()
+				seen, other = out.res.nextTag(cd.fp)
+			} else {
+				j, seen = out.res.next(cd.fp, x.states())
+			}
 		case fps: // the usual set, called directly: this is the hot path
-			j, seen = x.fps.set.put(cd.fp, x.states())
+			if tagged {
+				j = x.states()
+				seen, other = x.fps.tags.put(cd.fp, d+1)
+			} else {
+				j, seen = x.fps.set.put(cd.fp, x.states())
+			}
 		default:
 			j, seen = x.seen.put(out.key(ci), cd.fp, x.states())
 		}

@@ -22,6 +22,10 @@ type plan struct {
 	tags bool
 }
 
+// tagMin is the number of states from which a configuration counts as
+// large for the tag set (planFor).
+const tagMin = 1 << 16
+
 // planFor decides how sy's configuration is searched.
 func (x *searcher) planFor(sy *System) plan {
 	bfs := x.opts.Search == BFS
@@ -34,8 +38,13 @@ func (x *searcher) planFor(sy *System) plan {
 		// Costs are weights on edges, recorded from the start; the
 		// workers' phases carry neither costs nor clocks.
 		costs := len(x.opts.Costs) > 0
+		// The tag set saves memory on a large search and costs some 6 %
+		// of the time on a sweep's small ones (BenchmarkCheck at n = 6):
+		// a searcher's first configuration is searched on it, the next
+		// ones if the one before was large.
+		large := x.lastStates == 0 || x.lastStates >= tagMin || x.opts.tags > 0
 		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact && !costs && !sy.Clocks, edges: costs,
-			tags: !costs && !x.opts.Exact && !x.opts.noTags}
+			tags: !costs && !x.opts.Exact && large && x.opts.tags >= 0}
 	}
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads

@@ -63,6 +63,8 @@ type searcher struct {
 	// each projection met.
 	plainCheck bool
 	plainSeen  fpSet
+	// lastStates is the number of states of the last search (planFor).
+	lastStates int64
 	// worstSeen is the greatest first cost of the configurations finished,
 	// shared by a check's searchers (ConfigCosts.Worst); configIndex the
 	// configuration's index in the check.

@@ -29,6 +29,7 @@ type tagSet struct {
 	lag      [lookAhead]uint64
 	lagN     int
 	lagDepth int32
+	used     bool // since the last reset (begin; a sweep's searches mostly do not use it)
 }
 
 type tagSeg struct {
@@ -79,6 +80,13 @@ func (f *tagSet) put(fp uint64, d int32) (seen, other bool) {
 	*e = fp&tagLow | waiting(d)<<tagShift
 	s.n++
 	return false, false
+}
+
+// begin puts a search's initial state, whose fingerprint is fp: the set
+// is in use until the next reset.
+func (f *tagSet) begin(fp uint64) {
+	f.used = true
+	f.put(fp, 0)
 }
 
 // expanded tags fp, which is in the set, as expanded.
@@ -172,6 +180,10 @@ func (f *tagSet) grow(s *tagSeg) {
 // reset empties the set, keeping its storage (fpSet.reset).
 func (f *tagSet) reset() {
 	f.lagN, f.lagDepth = 0, 0
+	if !f.used {
+		return
+	}
+	f.used = false
 	for i := range f.segs {
 		if f.segs[i].n > 0 {
 			clear(f.segs[i].slots)

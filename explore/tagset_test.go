@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/internal/fixtures"
+	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
 	"github.com/elcheck/elcheck/spec"
 )
@@ -119,13 +122,13 @@ func TestTagSetAgrees(t *testing.T) {
 						levels int
 					}{{false, 0}, {true, 0}, {false, 2}} {
 						opts := DefaultOptions()
-						opts.POR, opts.Workers, opts.ComparisonOnly = v.por, 1, false
+						opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags = v.por, 1, false, 1
 						if v.levels > 0 {
 							opts.levels, opts.chunk = v.levels, 1
 						}
 						fixtures.Reset()
 						tags := Check(context.Background(), m, space, opts)
-						opts.noTags = true
+						opts.tags = -1
 						fixtures.Reset()
 						index := Check(context.Background(), m, space, opts)
 						if hidden[m.Info().Name] {
@@ -144,5 +147,48 @@ func TestTagSetAgrees(t *testing.T) {
 	}
 	if tagCounts.searches.Load() == searches || tagCounts.retraced.Load() == retraced || tagCounts.unlayered.Load() == unlayered {
 		t.Fatal("no search on tags, none found a violation again, or none found its graph not layered: the test did not test them")
+	}
+}
+
+// onceWrong is fixture-correct but for its very first step in the
+// process, which makes its process leader at once.
+type onceWrong struct{ fixtures.Correct }
+
+var onceWrongCalled atomic.Bool
+
+func (onceWrong) Info() spec.Info {
+	in := fixtures.Correct{}.Info()
+	in.Name = "once-wrong"
+	return in
+}
+
+func (w onceWrong) Step(s fixtures.State, ev spec.Event, out *spec.Outbox) fixtures.State {
+	if !onceWrongCalled.Swap(true) {
+		s.Phase, s.Leader = 2, s.ID
+		return s
+	}
+	return w.Correct.Step(s, ev, out)
+}
+
+// TestTagSetImpureOnce: a step that goes wrong once, in the search on the
+// tag set, is not lost when the configuration is searched again for the
+// trace: the collapsed store keeps the steps it interned, and its purity
+// check runs the step again there (were it found nowhere, run reports the
+// first search's finding as an impurity, without a trace).
+func TestTagSetImpureOnce(t *testing.T) {
+	m := spec.Erase(onceWrong{})
+	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: spec.FIFO,
+		IDs: []spec.ID{1, 2, 3}, Initiators: 1}
+	opts := DefaultOptions()
+	opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags = false, 1, false, 1
+	retraced := tagCounts.retraced.Load()
+	onceWrongCalled.Store(false)
+	res := Check(context.Background(), m, space, opts)
+	if res.Violation == nil || res.Violation.Property != invariants.StepPurity || !strings.Contains(res.Violation.Detail, "not deterministic") ||
+		len(res.Violation.Trace) != 1 {
+		t.Fatalf("got %v, want the wake-up's impurity with its one-step trace", res.Violation)
+	}
+	if tagCounts.retraced.Load() == retraced {
+		t.Fatal("no violation was found on the tag set")
 	}
 }
