@@ -89,7 +89,7 @@ func (sy *System) ready(p int, pending bool, full []uint32) bool {
 // successor (its record, or its fingerprint) of a state at depth d was
 // found already, at a depth no greater than d.
 func (x *searcher) closes(rec []byte, fp uint64, d int32) bool {
-	if x.fps.tagged && x.seen == &x.fps {
+	if x.fps.tagged {
 		return x.fps.tags.shallower(fp, d)
 	}
 	j, seen := x.seen.get(rec, fp)

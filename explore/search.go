@@ -184,7 +184,7 @@ func (x *searcher) state(i int32) State {
 // that is the violation returned, with the path up to where it went
 // another way: a trace that does not replay would show nothing true.
 func (x *searcher) found(prop, detail string, i int32, extra ...Action) *Violation {
-	if x.fps.tagged && x.seen == &x.fps {
+	if x.fps.tagged {
 		// No trace: run searches again without the tag set.
 		return &Violation{Property: prop, Detail: detail}
 	}

@@ -23,8 +23,9 @@ type visited interface {
 // fingerprints is the visited set of 64-bit fingerprints (fpset.go): a
 // collision can hide a state, with the probability Result.Collision
 // reports.
-// With tagged (plan.tags), the search uses tags instead of set, directly:
-// as a visitedSet it then only peeks and counts.
+// With tagged (plan.tags, which only the searcher's reset sets), the
+// search uses tags instead of set, directly: through the visited
+// interface it then only peeks, counts and resets.
 type fingerprints struct {
 	set    fpSet
 	tags   tagSet
