@@ -15,11 +15,23 @@ import (
 // table and the new one at once, and the load stays between the extremes
 // a single table swings between.
 type fpSet struct {
-	segs [fpSegs]fpSeg
-	// garbage is the bytes of outgrown segments since the last
-	// collection; atomic, as workers grow segments of their own at once
-	// (levels.go).
-	garbage atomic.Int64
+	segs    [fpSegs]fpSeg
+	garbage outgrown
+}
+
+// outgrown counts the bytes of a set's outgrown segments since the last
+// collection; atomic, as workers grow segments of their own at once
+// (levels.go).
+type outgrown struct{ atomic.Int64 }
+
+// add counts an outgrown segment of b bytes. Outgrown segments add up:
+// past 4 MiB they are reclaimed at once rather than at the collector's
+// next turn, which GOGC may put far off.
+func (g *outgrown) add(b int64) {
+	if g.Add(b) > 4<<20 {
+		g.Store(0)
+		runtime.GC()
+	}
 }
 
 const (
@@ -171,12 +183,7 @@ func (f *fpSet) grow(s *fpSeg) {
 			s.n++
 		}
 	}
-	if f.garbage.Add(int64(len(old))*12) > 4<<20 {
-		// Outgrown segments add up: reclaim them now rather than at the
-		// collector's next turn, which GOGC may put far off.
-		f.garbage.Store(0)
-		runtime.GC()
-	}
+	f.garbage.add(int64(len(old)) * 12)
 }
 
 // len is the number of fingerprints in the set.

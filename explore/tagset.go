@@ -1,10 +1,6 @@
 package explore
 
-import (
-	"runtime"
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // tagSet is the visited set of a breadth-first search on fingerprints
 // that records no edges (plan.tags): 8 bytes a state where fpSet takes 12,
@@ -22,7 +18,7 @@ import (
 // segments, their filling and their growth are fpSet's.
 type tagSet struct {
 	segs    [fpSegs]tagSeg
-	garbage atomic.Int64 // as fpSet's
+	garbage outgrown
 	// The last states the sequential search expanded, of depth lagDepth,
 	// whose slots are prefetched and tagged lookAhead states later
 	// (expandedLater).
@@ -171,10 +167,7 @@ func (f *tagSet) grow(s *tagSeg) {
 			s.n++
 		}
 	}
-	if f.garbage.Add(int64(len(old))*8) > 4<<20 {
-		f.garbage.Store(0)
-		runtime.GC() // as fpSet.grow
-	}
+	f.garbage.add(int64(len(old)) * 8)
 }
 
 // reset empties the set, keeping its storage (fpSet.reset).
