@@ -77,9 +77,9 @@ bench:
 ## Rerun it after changing the explorer's hot paths (docs/benchmarks.md).
 pgo:
 	@tmp=$$(mktemp -d) && \
-	$(GO) test -run '^$$$$' -bench 'Config/dkr/n=12' -benchtime 10x -o $$tmp/explore.test -cpuprofile $$tmp/config.pprof ./explore/ && \
-	$(GO) test -run '^$$$$' -bench 'Sweep' -benchtime 40x -o $$tmp/explore.test -cpuprofile $$tmp/sweep.pprof ./explore/ && \
-	$(GO) test -run '^$$$$' -bench 'Check' -benchtime 20x -o $$tmp/explore.test -cpuprofile $$tmp/check.pprof ./explore/ && \
+	$(GO) test -run '^$$' -bench 'Config/dkr/n=12' -benchtime 10x -o $$tmp/explore.test -cpuprofile $$tmp/config.pprof ./explore/ && \
+	$(GO) test -run '^$$' -bench 'Sweep' -benchtime 40x -o $$tmp/explore.test -cpuprofile $$tmp/sweep.pprof ./explore/ && \
+	$(GO) test -run '^$$' -bench 'Check' -benchtime 20x -o $$tmp/explore.test -cpuprofile $$tmp/check.pprof ./explore/ && \
 	$(GO) tool pprof -proto $$tmp/config.pprof $$tmp/sweep.pprof $$tmp/check.pprof > cmd/elcheck/default.pgo && \
 	rm -r $$tmp
 
