@@ -296,6 +296,12 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 			searchers[0].memLimit = max(1, opts.Memory/2)
 		}
 	}
+	if len(searchers) > 1 {
+		checked := newCheckedSteps()
+		for w, x := range searchers {
+			x.checked, x.purityPart, x.purityParts = checked, w, len(searchers)
+		}
+	}
 	if opts.par > 0 || opts.levels > 0 {
 		for _, x := range searchers {
 			x.par = max(opts.par, opts.levels)

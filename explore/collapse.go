@@ -455,8 +455,12 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 	if err != nil {
 		return nil, err
 	}
-	remember := true
-	if sy.cmp != nil {
+	remember, print, checked := true, uint64(0), false
+	if sy.checked != nil {
+		print = sy.stepPrint(c.localB[local], a)
+		checked = sy.checked.has(print)
+	}
+	if sy.cmp != nil && !checked {
 		sends = slices.Clone(sends) // the check runs the step again
 		switch err := sy.checkRelabelled(c.localB[local], a, next, sends); {
 		case err == errNoRelabel:
@@ -469,7 +473,7 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 			return nil, err
 		}
 	}
-	if sy.portBlind {
+	if sy.portBlind && !checked {
 		sends = slices.Clone(sends) // the check runs the step again
 		if err := sy.checkPorts(c.localB[local], a, next, sends); err != nil {
 			return nil, err
@@ -482,7 +486,14 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 	}
 	st.sendEnd = uint32(len(c.sends))
 	st.same = c.localDec[st.next] == c.localDec[local]
-	c.steps, c.uses = append(c.steps, st), append(c.uses, 0)
+	uses := uint32(0)
+	switch {
+	case checked:
+		uses = 1 // its first use's checks passed elsewhere
+	case sy.checked != nil && remember && purityDue(1, sy.purity) == 0:
+		sy.checked.add(print) // else after its first use's (checkPurity)
+	}
+	c.steps, c.uses = append(c.steps, st), append(c.uses, uses)
 	if remember {
 		c.stepIdx.put(key, uint32(len(c.steps)-1))
 	}
@@ -831,7 +842,7 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	// in the heap would pay the write barrier on every append while the
 	// collector runs, which it often does here.
 	first := len(out.cands)
-	cands, every, exact := out.cands, x.opts.PurityEvery, x.opts.Exact || cs.keys
+	cands, every, exact := out.cands, x.sy.purity, x.opts.Exact || cs.keys
 	var failed *StepError
 	var failAt int
 	for ai := range acts {
@@ -844,7 +855,7 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 		}
 		st := &c.steps[idx]
 		if runs := countUse(&c.uses[idx], every); runs > 0 {
-			if failed = cs.checkPurity(v, p, e, msg, st, runs); failed != nil {
+			if failed = cs.checkPurity(v, p, e, msg, idx, runs); failed != nil {
 				failAt = ai
 				break
 			}
@@ -878,14 +889,23 @@ func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	out.ncand = append(out.ncand, int32(len(acts)))
 }
 
-// checkPurity runs process p's step st again, as purityDue says.
-func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, st *czStep, runs int) *StepError {
-	c := cs.c
+// checkPurity runs process p's step idx again, as purityDue says; after
+// the runs of its first use, the step has passed its checks.
+func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, idx uint32, runs int) *StepError {
+	c, sy := cs.c, cs.x.sy
+	st := &c.steps[idx]
 	cs.sends = cs.sends[:0]
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		cs.sends = append(cs.sends, spec.Send{Port: s.port, Msg: c.msgs[s.msg]})
 	}
-	return cs.x.sy.checkPurity(c.localB[v[1+p]], cs.action(p, e, msg), c.localB[st.next], cs.sends, runs)
+	local, a := c.localB[v[1+p]], cs.action(p, e, msg)
+	if err := sy.checkPurity(local, a, c.localB[st.next], cs.sends, runs); err != nil {
+		return err
+	}
+	if sy.checked != nil && c.uses[idx] == 1 {
+		sy.checked.add(sy.stepPrint(local, a))
+	}
+	return nil
 }
 
 // keep writes the record of a new state, candidate c, straight into the

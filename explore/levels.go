@@ -630,7 +630,7 @@ func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
 // runs the purity check where purityDue says, as expand does; a failing
 // check cuts out there, as expand stops, and countUses reports it.
 func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
-	c, every := cs.c, cs.x.opts.PurityEvery
+	c, every := cs.c, cs.x.sy.purity
 	base := 0
 	for s, nc := range out.ncand {
 		for a := range int(nc) {
@@ -640,10 +640,9 @@ func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
 			if runs == 0 {
 				continue
 			}
-			st := &c.steps[idx]
 			cs.load(first + int32(s))
 			p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
-			if err := cs.checkPurity(cs.v, p, e, msg, st, runs); err != nil {
+			if err := cs.checkPurity(cs.v, p, e, msg, uint32(idx), runs); err != nil {
 				out.cands, out.ncand = out.cands[:base+a], out.ncand[:s]
 				out.fail(a, err, cs.action(p, e, msg))
 				return true

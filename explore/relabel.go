@@ -74,9 +74,11 @@ func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configRe
 		}
 		return nil, nil
 	}
-	saved := x.opts
-	x.opts.UniformityEvery, x.opts.ComparisonOnly = 0, false
-	defer func() { x.opts = saved }()
+	// Steps met here are not checked for comparison-only: not for
+	// checkedSteps either.
+	saved, checked := x.opts, x.checked
+	x.opts.UniformityEvery, x.opts.ComparisonOnly, x.checked = 0, false, nil
+	defer func() { x.opts, x.checked = saved, checked }()
 	for _, rl := range configs.Relabellings {
 		rc := cfg
 		rc.IDs = rl.Relabel(cfg.IDs, x.opts.ComparisonSeed)

@@ -97,6 +97,11 @@ type searcher struct {
 	files    *diskFiles // the disk search's (disk.go), made when first needed
 	memo     stepMemo
 	cmpStep  stepComparison // the comparison-only check of each step (comparison.go)
+	// checked, shared by a check's searchers, are the steps one of them
+	// has checked (checkedSteps); nil with one searcher. The searcher is
+	// number purityPart of purityParts (puritySchedule).
+	checked                 *checkedSteps
+	purityPart, purityParts int
 	// initsPassed are the environments whose Init passed the check
 	// (checkInitRelabelled); a searcher checks one machine.
 	initsPassed map[spec.Env]bool
@@ -460,8 +465,9 @@ func (x *searcher) system(m spec.Machine, cfg spec.Config) *System {
 	x.lastSys = sy
 	sy.Clocks = x.opts.Time
 	sy.memo = &x.memo
-	sy.purity = x.opts.PurityEvery
+	sy.purity = puritySchedule{x.opts.PurityEvery, x.purityPart, x.purityParts}
 	sy.portBlind = x.portBlind
+	sy.checked = x.checked
 	if x.opts.ComparisonOnly && spec.CanRelabel(m) {
 		x.cmpStep.seed = x.opts.ComparisonSeed
 		sy.cmp = &x.cmpStep
