@@ -217,6 +217,10 @@ func (sp *sweepProgress) finish(w int, r *configResult) {
 // hour the host lent the second core unevenly).
 const batchSize = 1024
 
+// firstBatch is the size of the first batch, which the workers wait for:
+// 1,024 configurations took 0.26 ms to enumerate at n = 6.
+const firstBatch = 64
+
 // outcome is one configuration's result inside a batch.
 type outcome struct {
 	k   int
@@ -342,7 +346,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	// sweep's time on two workers).
 	fill := func(b []outcome) []outcome {
 		b = b[:0]
-		for len(b) < batchSize {
+		for len(b) < cap(b) {
 			k, cfg, ok := next()
 			if !ok {
 				break
@@ -351,7 +355,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 		return b
 	}
-	batch, ahead := fill(make([]outcome, 0, batchSize)), make([]outcome, 0, batchSize)
+	batch, ahead := fill(make([]outcome, 0, firstBatch)), make([]outcome, 0, batchSize)
 	for ; stopped == nil && len(batch) > 0; batch, ahead = ahead, batch {
 		if sp != nil {
 			sp.batch(res.ConfigsDone, res.States, res.MaxDepth)
@@ -427,6 +431,9 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 		k := min(len(searchers), len(batch))
 		cr.launch(k, search)
+		if cap(ahead) < batchSize { // the first batch's
+			ahead = make([]outcome, 0, batchSize)
+		}
 		ahead = fill(ahead)
 		search(k - 1)
 		cr.wait()
