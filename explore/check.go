@@ -412,10 +412,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 						o.r.violation.ConfigIndex = o.k
 					}
 					if portBlind && o.r.violation == nil && o.r.stopped == nil {
-						if x.portsPassed == nil {
-							x.portsPassed = map[spec.Env]bool{}
-						}
-						if d := x.system(m, o.cfg).checkInitPorts(x.portsPassed); d != "" {
+						if d := x.system(m, o.cfg).checkInitPorts(&x.portsPassed); d != "" {
 							o.cmp = &Violation{Property: invariants.Uniformity, Config: o.cfg, LoopAt: -1, Detail: d, ConfigIndex: o.k}
 							return
 						}

@@ -163,7 +163,7 @@ type collapser struct {
 	salt []uint64 // per vector position
 
 	localIdx map[string]uint32
-	initIdx  map[spec.Env]uint32 // initial local states
+	initIdx  envMemo[uint32] // initial local states
 	localB   [][]byte
 	// The interned local states, channel contents and their keys (pile).
 	localPile, keyPile pile[byte]
@@ -233,7 +233,7 @@ func (c *collapser) prepare(n, k int, bag, clocked bool) {
 	if c.localIdx != nil && c.n == n && c.k == k && c.bag == bag && c.clocked == clocked && c.size < czLimit {
 		return
 	}
-	*c = collapser{n: n, k: k, bag: bag, clocked: clocked, localIdx: map[string]uint32{}, initIdx: map[spec.Env]uint32{},
+	*c = collapser{n: n, k: k, bag: bag, clocked: clocked, localIdx: map[string]uint32{},
 		msgIdx: map[spec.Message]uint32{}, chanIdx: map[string]uint32{}}
 	for i := range 1 + 2*n + k {
 		c.salt = append(c.salt, mix(uint64(i)+0x9e3779b97f4a7c15))
@@ -782,10 +782,10 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 	init := State{Wake: sy.Config.Initiators, Locals: cs.init[:0], Chans: cs.chans[:k]}
 	for q := range n {
 		env := sy.env(q)
-		id, ok := c.initIdx[env]
+		id, ok := c.initIdx.get(q, env)
 		if !ok {
 			id = c.internLocal(sy.init(q, env), sy.Machine)
-			c.initIdx[env] = id
+			c.initIdx.put(q, env, id)
 		}
 		v = append(v, id)
 		init.Locals = append(init.Locals, c.localB[id])

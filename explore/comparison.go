@@ -190,7 +190,7 @@ func (sy *System) CheckInitRelabelled(seed uint64) (detail string) {
 // checkInitRelabelled is CheckInitRelabelled skipping the environments in
 // passed, and adding those that pass: Init is a function of its
 // environment, and a sweep meets the same few thousand.
-func (sy *System) checkInitRelabelled(seed uint64, passed map[spec.Env]bool) (detail string) {
+func (sy *System) checkInitRelabelled(seed uint64, passed *envMemo[bool]) (detail string) {
 	defer func() {
 		if r := recover(); r != nil {
 			if ip, ok := r.(initPanic); ok {
@@ -203,8 +203,10 @@ func (sy *System) checkInitRelabelled(seed uint64, passed map[spec.Env]bool) (de
 	top := sy.Config.Topology
 	for i := range top.N {
 		env := sy.env(i)
-		if passed[env] {
-			continue
+		if passed != nil {
+			if _, ok := passed.get(i, env); ok {
+				continue
+			}
 		}
 		local := sy.init(i, env)
 		ids := []spec.ID{env.ID}
@@ -223,7 +225,7 @@ func (sy *System) checkInitRelabelled(seed uint64, passed map[spec.Env]bool) (de
 			}
 		}
 		if passed != nil {
-			passed[env] = true
+			passed.put(i, env, true)
 		}
 	}
 	return ""

@@ -148,7 +148,7 @@ func samePortSends(a, b []spec.Send) bool {
 // steps must commute with them (checkPorts). It returns the first
 // difference, described; "" if none. Environments in passed are skipped,
 // and those that pass added.
-func (sy *System) checkInitPorts(passed map[spec.Env]bool) (detail string) {
+func (sy *System) checkInitPorts(passed *envMemo[bool]) (detail string) {
 	defer func() {
 		if r := recover(); r != nil {
 			if ip, ok := r.(initPanic); ok {
@@ -161,7 +161,7 @@ func (sy *System) checkInitPorts(passed map[spec.Env]bool) (detail string) {
 	top := sy.Config.Topology
 	for i := range top.N {
 		env := sy.env(i)
-		if passed[env] || env.Ports < 2 || env.Ports > configs.MaxBlindPorts {
+		if _, ok := passed.get(i, env); ok || env.Ports < 2 || env.Ports > configs.MaxBlindPorts {
 			continue
 		}
 		local := sy.init(i, env)
@@ -175,7 +175,7 @@ func (sy *System) checkInitPorts(passed map[spec.Env]bool) (detail string) {
 					i, sy.format(local), perm, sy.format(img))
 			}
 		}
-		passed[env] = true
+		passed.put(i, env, true)
 	}
 	return ""
 }

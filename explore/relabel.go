@@ -66,10 +66,7 @@ func (f figures) String() string {
 // hid its ids from the check.
 func (x *searcher) compareRelabelled(m spec.Machine, cfg spec.Config, r configResult) (*Violation, error) {
 	if spec.CanRelabel(m) && !x.cmpStep.missed.Load() {
-		if x.initsPassed == nil {
-			x.initsPassed = map[spec.Env]bool{}
-		}
-		if d := x.system(m, cfg).checkInitRelabelled(x.opts.ComparisonSeed, x.initsPassed); d != "" {
+		if d := x.system(m, cfg).checkInitRelabelled(x.opts.ComparisonSeed, &x.initsPassed); d != "" {
 			return &Violation{Property: invariants.ComparisonOnly, Config: cfg, LoopAt: -1, Detail: d}, nil
 		}
 		return nil, nil

@@ -104,13 +104,13 @@ type searcher struct {
 	purityPart, purityParts int
 	// initsPassed are the environments whose Init passed the check
 	// (checkInitRelabelled); a searcher checks one machine.
-	initsPassed map[spec.Env]bool
+	initsPassed envMemo[bool]
 	// portBlind checks steps and initial states against renumberings of
 	// their ports (ports.go): the space's placements are taken up to
 	// automorphisms that move ports. portsPassed are the environments
 	// whose Init passed.
 	portBlind   bool
-	portsPassed map[spec.Env]bool
+	portsPassed envMemo[bool]
 	// par is the number of workers that may expand one configuration
 	// (parallel.go); exps and ring are their storage.
 	par   int
