@@ -69,18 +69,21 @@ bench:
 	$(GO) test -run '^$$' -bench 'Check' -benchmem -benchtime 3x ./explore/
 	$(GO) test -run '^$$' -bench 'Config|VisitedSetGraph|Sweep' -benchtime 3x ./explore/
 	$(GO) test -run '^$$' -bench 'PerCore' -benchtime 5x -count 3 ./explore/
+	$(GO) test -run '^$$' -bench 'Protocols' -benchtime 3x ./explore/
 
 ## pgo: rewrite cmd/elcheck/default.pgo, the CPU profile that go build and
 ## go run optimize elcheck with (profile-guided optimization, go.dev/doc/pgo):
 ## the explorer's benchmarks of one large configuration on one and two
-## workers, of whole sweeps, and of a sweep with its checks. About a minute.
+## workers, of whole sweeps, of a sweep with its checks, and of other
+## protocols' sweeps. About a minute.
 ## Rerun it after changing the explorer's hot paths (docs/benchmarks.md).
 pgo:
 	@tmp=$$(mktemp -d) && \
 	$(GO) test -run '^$$' -bench 'Config/dkr/n=12' -benchtime 10x -o $$tmp/explore.test -cpuprofile $$tmp/config.pprof ./explore/ && \
 	$(GO) test -run '^$$' -bench 'Sweep' -benchtime 40x -o $$tmp/explore.test -cpuprofile $$tmp/sweep.pprof ./explore/ && \
 	$(GO) test -run '^$$' -bench 'Check' -benchtime 20x -o $$tmp/explore.test -cpuprofile $$tmp/check.pprof ./explore/ && \
-	$(GO) tool pprof -proto $$tmp/config.pprof $$tmp/sweep.pprof $$tmp/check.pprof > cmd/elcheck/default.pgo && \
+	$(GO) test -run '^$$' -bench 'Protocols' -benchtime 3x -o $$tmp/explore.test -cpuprofile $$tmp/protocols.pprof ./explore/ && \
+	$(GO) tool pprof -proto $$tmp/config.pprof $$tmp/sweep.pprof $$tmp/check.pprof $$tmp/protocols.pprof > cmd/elcheck/default.pgo && \
 	rm -r $$tmp
 
 ## bounds-doc: rewrite the tables of docs/bounds.md (below its marker line)

@@ -117,3 +117,28 @@ func BenchmarkSweep(b *testing.B) {
 	}
 	b.ReportMetric(float64(2*res.States)/(b.Elapsed().Seconds()/float64(b.N)), "states/s")
 }
+
+// BenchmarkProtocols sweeps other protocols than DKR, on all CPUs, as
+// `elcheck verify -algo=X -n=N` does: other topologies, message kinds
+// and graphs that are not layered. `make pgo` profiles it too, so that
+// the profile-guided build does not favour DKR's paths alone.
+func BenchmarkProtocols(b *testing.B) {
+	for _, tc := range []struct {
+		algo string
+		n    int
+	}{{"hs", 4}, {"franklin", 5}, {"cr", 7}, {"tree", 5}, {"echo", 4}, {"afek-gafni", 4}} {
+		b.Run(fmt.Sprintf("%s/n=%d", tc.algo, tc.n), func(b *testing.B) {
+			m, _ := protocols.Lookup(tc.algo)
+			info := m.Info()
+			space := configs.Space{Topologies: spec.MustTopologies(info.Topology, tc.n), Channels: info.Channels, PortBlind: info.PortBlind}
+			var res *explore.Result
+			for b.Loop() {
+				res = explore.Check(context.Background(), m, space, explore.DefaultOptions())
+			}
+			if res.Verdict().Outcome != invariants.Verified {
+				b.Fatalf("%s n=%d: %s", tc.algo, tc.n, res.Verdict())
+			}
+			b.ReportMetric(float64(res.States)/(b.Elapsed().Seconds()/float64(b.N)), "states/s")
+		})
+	}
+}
