@@ -455,10 +455,10 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 	if err != nil {
 		return nil, err
 	}
-	remember, print, checked := true, uint64(0), false
+	remember, stepFP, checked := true, uint64(0), false
 	if sy.checked != nil {
-		print = sy.stepPrint(c.localB[local], a)
-		checked = sy.checked.has(print)
+		stepFP = sy.stepPrint(c.localB[local], a)
+		checked = sy.checked.has(stepFP)
 	}
 	if sy.cmp != nil && !checked {
 		sends = slices.Clone(sends) // the check runs the step again
@@ -491,7 +491,7 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 	case checked:
 		uses = 1 // its first use's checks passed elsewhere
 	case sy.checked != nil && remember && purityDue(1, sy.purity) == 0:
-		sy.checked.add(print) // else after its first use's (checkPurity)
+		sy.checked.add(stepFP) // else after its first use's (checkPurity)
 	}
 	c.steps, c.uses = append(c.steps, st), append(c.uses, uses)
 	if remember {
