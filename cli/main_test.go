@@ -164,8 +164,8 @@ func TestStoppedEarlyViolation(t *testing.T) {
 		last     string
 	}{
 		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1", "-max-states=50"},
-			"\nstopped early   state limit of 50 reached after 2 of 90 configurations\n",
-			"\ncounterexample (19 steps, the shortest found before the search stopped: a shorter one may exist):\n",
+			"\nstopped early   state limit of 50 reached after 1 of 90 configurations\n",
+			"\ncounterexample (17 steps, the shortest found before the search stopped: a shorter one may exist):\n",
 			"VIOLATED: termination"},
 		{[]string{"verify", "-algo=peterson-nocheck", "-n=4", "-workers=1"},
 			"",

@@ -49,6 +49,11 @@ type progressReporter struct {
 	total   int       // configurations of the current search
 	n       int       // and its size
 	printed bool      // a terminal line is on screen
+	// found: when a violation was first reported, and the configurations
+	// done then: the ETA after it follows the depth-limited searches'
+	// rate, not the whole space's.
+	found     time.Time
+	foundDone int
 }
 
 // newProgress returns the progress reporter for c's command line: a
@@ -86,6 +91,7 @@ func (p *progressReporter) report(pr explore.Progress) {
 		if p.total >= 0 { // the first search started with the run
 			p.start = now
 		}
+		p.found = time.Time{}
 		p.total, p.n = pr.ConfigsTotal, pr.Config.Topology.N
 	}
 	every := terminalEvery
@@ -109,9 +115,16 @@ func (p *progressReporter) report(pr explore.Progress) {
 // and depth.
 func (p *progressReporter) line(pr explore.Progress, now time.Time) string {
 	secs := now.Sub(p.start).Seconds()
+	if pr.Violated != "" && p.found.IsZero() {
+		p.found, p.foundDone = now, pr.ConfigsDone
+	}
+	from, done := p.start, pr.ConfigsDone
+	if !p.found.IsZero() && now.Sub(p.found) >= time.Second {
+		from, done = p.found, pr.ConfigsDone-p.foundDone
+	}
 	eta := "ETA unknown"
-	if pr.ConfigsDone > 0 && secs > 0 {
-		eta = "ETA " + duration(float64(pr.ConfigsTotal-pr.ConfigsDone)/(float64(pr.ConfigsDone)/secs))
+	if since := now.Sub(from).Seconds(); done > 0 && since > 0 {
+		eta = "ETA " + duration(float64(pr.ConfigsTotal-pr.ConfigsDone)/(float64(done)/since))
 	}
 	n := ""
 	if p.showN {
@@ -121,9 +134,13 @@ func (p *progressReporter) line(pr explore.Progress, now time.Time) string {
 	if secs > 0 {
 		rate = int64(float64(pr.States) / secs)
 	}
-	return fmt.Sprintf("%s%s/%s configurations (%s), %s; %s states (%s/s), depth %d, heap %d MB",
+	found := ""
+	if pr.Violated != "" {
+		found = fmt.Sprintf("; %s violated, %d steps: looking for a shorter one up to depth %d", pr.Violated, pr.Steps, pr.Steps-1)
+	}
+	return fmt.Sprintf("%s%s/%s configurations (%s), %s; %s states (%s/s), depth %d, heap %d MB%s",
 		n, commas(int64(pr.ConfigsDone)), commas(int64(pr.ConfigsTotal)), percent(pr.ConfigsDone, pr.ConfigsTotal), eta,
-		commas(pr.States), commas(rate), pr.Depth, p.heap()>>20)
+		commas(pr.States), commas(rate), pr.Depth, p.heap()>>20, found)
 }
 
 // finish clears a terminal's progress line.

@@ -75,6 +75,13 @@ type jsonReport struct {
 	Properties     []jsonProperty `json:"properties"`
 	Verdict        string         `json:"verdict"`
 	Incomplete     string         `json:"incomplete,omitempty"`
+	// DepthLimited counts the configurations searched, after a violation
+	// was known, only to DepthLimit (the deepest such limit), for a
+	// shorter counterexample; First: the check stopped at the first
+	// configuration with a violation (-first, or dfs).
+	DepthLimited int  `json:"configurations_depth_limited,omitempty"`
+	DepthLimit   int  `json:"depth_limit,omitempty"`
+	First        bool `json:"first,omitempty"`
 	// Counterexample summarises Violation for merge: which configuration
 	// of the whole space, and how many steps.
 	Counterexample *jsonCounterexample `json:"counterexample,omitempty"`
@@ -150,7 +157,7 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
 		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached, Disk: r.Disk,
 		UniformChecked: r.UniformChecked, UniformEvery: j.opts.UniformityEvery,
-		Incomplete: r.Incomplete}
+		Incomplete: r.Incomplete, DepthLimited: r.DepthCut, DepthLimit: r.CutDepth, First: r.First}
 	rep.setVerdict(r.Verdict())
 	for _, p := range r.Properties {
 		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
@@ -276,6 +283,12 @@ func (r *report) writeText(w io.Writer) {
 		// The verdict line names the violation, not the stop: say it here.
 		fmt.Fprintf(w, "stopped early   %s\n", r.Incomplete)
 	}
+	if r.DepthLimited > 0 {
+		fmt.Fprintf(w, "depth limited   %d configurations, searched after the violation was found only as deep as a shorter one could be (to depth %d at most): beyond that, not searched\n", r.DepthLimited, r.DepthLimit)
+	}
+	if r.First && r.Counterexample != nil && r.ConfigsDone+1 < r.Configurations {
+		fmt.Fprintf(w, "stopped         at the first configuration with a violation: the %d after it were not searched\n", r.Configurations-r.ConfigsDone-1)
+	}
 	store := fmt.Sprintf("64-bit fingerprints, collision probability %.1e", r.Collision)
 	if r.Exact {
 		store = "exact"
@@ -324,6 +337,8 @@ func (r *report) writeText(w io.Writer) {
 			// Configurations not searched, or a cycle found in part of a
 			// graph, may hold a shorter one.
 			fmt.Fprintf(w, "\ncounterexample (%d steps, the shortest found before the search stopped: a shorter one may exist):\n", c.Length)
+		case r.First && r.Search == explore.BFS.String():
+			fmt.Fprintf(w, "\ncounterexample (%d steps, the first found: a shorter one may exist):\n", c.Length)
 		case r.Search == explore.BFS.String():
 			fmt.Fprintf(w, "\ncounterexample (%d steps, shortest):\n", c.Length)
 		default:

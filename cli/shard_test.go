@@ -160,8 +160,13 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 			}
 			got := parseReport(t, "merge", out)
 
+			// After a violation, each shard limits the depth of its own
+			// later configurations (docs/semantics.md), so the figures of a
+			// violated sweep are its shards' own: only the verdict, the
+			// statuses and the counterexample are the unsharded run's.
+			verified := want.Violation == nil
 			if got.Verdict != want.Verdict || got.Algo != want.Algo || got.N != want.N || got.Channels != want.Channels ||
-				got.Configurations != want.Configurations || got.ConfigsDone != want.ConfigsDone || got.ConfigsTotal != want.ConfigsTotal {
+				got.Configurations != want.Configurations || verified && got.ConfigsDone != want.ConfigsDone || got.ConfigsTotal != want.ConfigsTotal {
 				t.Errorf("merged %s, %d of %d configurations (%d done); unsharded %s, %d of %d (%d done)",
 					got.Verdict, got.Configurations, got.ConfigsTotal, got.ConfigsDone, want.Verdict, want.Configurations, want.ConfigsTotal, want.ConfigsDone)
 			}
@@ -188,7 +193,7 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 			f := func(r jsonReport) figures {
 				return figures{r.States, r.Transitions, r.FinalStates, r.MaxDepth, r.Messages, r.UniformChecked, r.Properties}
 			}
-			if diff := cmp.Diff(f(want), f(got)); diff != "" {
+			if diff := cmp.Diff(f(want), f(got)); verified && diff != "" {
 				t.Errorf("figures differ (-unsharded +merged):\n%s", diff)
 			}
 			if want.Violation == nil {

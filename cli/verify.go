@@ -52,6 +52,7 @@ var (
 	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration's search when there are fewer configurations (unless it is reduced, or -exact on collapsed states); results do not depend on it (default, or 0: one per CPU)"}
 	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not check that steps only compare ids (comparison-only is then not checked)"}
 	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	firstFlag     = &cli.BoolFlag{Name: "first", Usage: "stop at the first configuration with a violation, with the trace found there (not necessarily the shortest): is there a bug? (default: go on, each configuration no deeper than a shorter counterexample could be)"}
 	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
 )
 
@@ -60,7 +61,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
 	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, firstFlag, progressFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -330,6 +331,7 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Space) error {
 	opts.Exact = c.Bool(exactFlag.Name)
 	opts.MaxStates = c.Int64(maxStatesFlag.Name)
+	opts.First = c.Bool(firstFlag.Name)
 	switch r := keyword(c, reduceFlag.Name); r {
 	case "all":
 	case "none":

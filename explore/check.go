@@ -93,6 +93,13 @@ type Options struct {
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.
 	Progress func(Progress)
+	// First stops the check at the first configuration, in enumeration
+	// order, with a violation, with the trace its search found (with
+	// partial-order reduction, not necessarily its shortest): "is there
+	// a bug?". Without it, a breadth-first check goes on looking for a
+	// shorter counterexample, each configuration no deeper than one could
+	// be (sweep.go).
+	First bool
 
 	// par and chunk, for tests: every configuration's breadth-first
 	// search expands with par workers, chunk states at a time.
@@ -110,6 +117,14 @@ type Options struct {
 	// search over the memory budget goes to the state cache at once.
 	diskBatch int
 	noDisk    bool
+	// unlimited, for tests: search every configuration to its end even
+	// after a violation (sweep.go).
+	unlimited bool
+	// onMerged, for tests, sees each configuration's result as it is
+	// merged: its index, its depth limit, the deepest state it reached,
+	// whether it was cut at the limit, and the length of the violation it
+	// found that limits the ones after it (-1: none).
+	onMerged func(k int, lim int32, depth int, cut bool, found int)
 }
 
 // DefaultOptions returns the options `elcheck verify` uses.
@@ -152,6 +167,11 @@ type Progress struct {
 	ConfigsTotal int
 	ConfigStates int64
 	Config       spec.Config
+	// Violated is the property of the shortest violation known so far
+	// (empty: none), Steps its length; the configurations left are
+	// searched only to depth Steps-1, for a shorter one.
+	Violated string
+	Steps    int
 }
 
 // sweepProgress is a check's progress across its workers: the states of
@@ -172,6 +192,7 @@ type sweepProgress struct {
 	current         []int64
 	finished        int64
 	finishedConfigs int
+	short           *shorter // the violations known
 }
 
 // batch starts a batch, after done configurations with states states and
@@ -192,7 +213,11 @@ func (sp *sweepProgress) report(w int, cfg spec.Config, s int64, d int) {
 	for _, c := range sp.current {
 		all += c
 	}
-	sp.fn(Progress{States: all, Depth: max(sp.depth, d), ConfigsDone: sp.done + sp.finishedConfigs, ConfigsTotal: sp.total, ConfigStates: s, Config: cfg})
+	p := Progress{States: all, Depth: max(sp.depth, d), ConfigsDone: sp.done + sp.finishedConfigs, ConfigsTotal: sp.total, ConfigStates: s, Config: cfg}
+	if sp.short != nil {
+		p.Violated, p.Steps = sp.short.best()
+	}
+	sp.fn(p)
 }
 
 // finish ends worker w's search, whose result is r.
@@ -201,7 +226,7 @@ func (sp *sweepProgress) finish(w int, r *configResult) {
 	defer sp.mu.Unlock()
 	sp.current[w] = 0
 	sp.finished += r.states
-	if r.stopped == nil { // as the merge counts ConfigsDone
+	if r.stopped == nil { // searched to its end or its depth limit
 		sp.finishedConfigs++
 	}
 }
@@ -228,6 +253,7 @@ type outcome struct {
 	r   configResult
 	cmp *Violation // from the comparison-only re-exploration
 	err error      // the comparison stopped early
+	lim int32      // the depth limit r was found under (sweep.go)
 }
 
 // recover ends the search of o's configuration after a panic outside a
@@ -325,6 +351,19 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 			x.progress = func(s int64, d int) { sp.report(w, x.progressCfg, s, d) }
 		}
 	}
+	sw := &sweep{m: m, opts: opts, portBlind: portBlind}
+	if opts.Search == BFS && !opts.First && !opts.unlimited {
+		sw.short = &shorter{}
+		for _, x := range searchers {
+			x.short = sw.short
+		}
+		if sp != nil {
+			sp.short = sw.short
+		}
+	}
+	// mergedBest is the length of the shortest violation merged so far
+	// that limits the depth of the searches after it (sweep.go).
+	mergedBest := math.MaxInt
 	var uniformChecked int64
 	var stopped error
 	// A configuration whose search stops short (a limit, an internal
@@ -362,7 +401,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 		var cursor atomic.Int64
 		search := func(w int) {
-			x, budget := searchers[w], &budgets[w].n
+			x := searchers[w]
 			for {
 				j := int(cursor.Add(1)) - 1
 				if j >= len(batch) {
@@ -377,7 +416,11 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 				func() {
 					// After recover, which turns a panic into a stop.
 					defer func() {
-						if st := cmp.Or(o.r.stopped, o.err); st != nil && !errors.Is(st, errHalted) {
+						st := cmp.Or(o.r.stopped, o.err)
+						if opts.First && (o.r.violation != nil || o.cmp != nil) {
+							st = errFound // the later configurations are not wanted
+						}
+						if st != nil && !errors.Is(st, errHalted) {
 							// haltAt only falls: lower it to o.k, unless another
 							// worker's stop is earlier.
 							for h := haltAt.Load(); int64(o.k) < h; h = haltAt.Load() {
@@ -388,41 +431,11 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 						}
 					}()
 					defer o.recover()
-					*budget = remaining
 					if sp != nil {
 						x.progressCfg = o.cfg
 						defer sp.finish(w, &o.r)
 					}
-					// A reduced search may reach a violation by a longer
-					// path than the shortest: search such a configuration
-					// again, unreduced, for the shortest trace.
-					x.reduce, x.configIndex = opts.POR, o.k
-					x.cmpStep.missed.Store(false)
-					o.r = x.search(x.system(m, o.cfg))
-					if o.r.violation != nil && x.reduce && opts.Search == BFS && !o.r.cached {
-						x.reduce = false
-						first := o.r
-						if o.r = x.search(x.system(m, o.cfg)); o.r.violation == nil {
-							// Not found again (an impure step need not
-							// fail twice alike): what was found stands.
-							o.r = first
-						}
-					}
-					if o.r.violation != nil {
-						o.r.violation.ConfigIndex = o.k
-					}
-					if portBlind && o.r.violation == nil && o.r.stopped == nil {
-						if d := x.system(m, o.cfg).checkInitPorts(&x.portsPassed); d != "" {
-							o.cmp = &Violation{Property: invariants.Uniformity, Config: o.cfg, LoopAt: -1, Detail: d, ConfigIndex: o.k}
-							return
-						}
-					}
-					if opts.ComparisonOnly && o.r.violation == nil && o.r.stopped == nil {
-						o.cmp, o.err = x.compareRelabelled(m, o.cfg, o.r)
-						if o.cmp != nil {
-							o.cmp.ConfigIndex = o.k
-						}
-					}
+					sw.searchConfig(x, o, remaining)
 				}()
 			}
 		}
@@ -435,8 +448,33 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		search(k - 1)
 		cr.wait()
 		// Merge in enumeration order, as a single worker would have.
-		for _, o := range batch {
+		for i := range batch {
+			o := &batch[i]
+			if want := limitBelow(mergedBest); sw.short != nil && o.lim != want && o.r.stopped == nil {
+				// Searched before an earlier configuration's violation
+				// was known: search it again under its own limit, so that
+				// the figures do not depend on the workers' timing.
+				o.cmp, o.err = nil, nil
+				func() {
+					defer o.recover()
+					sw.searchConfig(searchers[0], o, remaining)
+				}()
+			}
 			r := o.r
+			if opts.onMerged != nil {
+				found := -1
+				if limits(r.violation) {
+					found = len(r.violation.Trace)
+				}
+				opts.onMerged(o.k, o.lim, r.maxDepth, r.cut, found)
+			}
+			if limits(r.violation) {
+				mergedBest = min(mergedBest, len(r.violation.Trace))
+			}
+			if r.cut {
+				res.DepthCut++
+				res.CutDepth = max(res.CutDepth, int(o.lim))
+			}
 			res.States += r.states
 			res.Transitions += r.transitions
 			res.Terminals += r.terminals
@@ -477,9 +515,14 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 				stopped = r.stopped
 				break
 			}
-			if res.Violation != nil && opts.Search == DFS {
-				stopped = errFound // DFS traces are not shortest: the first one will do
+			if res.Violation != nil && (opts.Search == DFS || opts.First) {
+				// DFS traces are not shortest: the first one will do.
+				stopped = errFound
+				res.First = true
 				break
+			}
+			if r.cut {
+				continue // not explored completely
 			}
 			res.ConfigsDone++
 			if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {

@@ -406,6 +406,14 @@ func (ds *diskSearch) search(r *configResult) {
 				return
 			}
 			failed := out.err != nil
+			if d >= x.depthLimit { // as atLimit
+				if out.ncand[0] > 0 || failed {
+					r.cut = true
+				} else {
+					x.terminalAt(i, d)
+				}
+				continue
+			}
 			if out.ncand[0] == 0 && !failed {
 				x.terminalAt(i, d)
 			}

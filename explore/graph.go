@@ -12,6 +12,14 @@ import (
 // configuration: termination (no cycle) and the fewest and most messages
 // over complete executions, against the declared bound.
 func (x *searcher) analyse(r *configResult) {
+	if r.cut {
+		// Cut at the depth limit: costs and the message bound need the
+		// whole graph, but a cycle among the states searched is one.
+		if !x.noEdges && !x.layered {
+			x.topological(r, false)
+		}
+		return
+	}
 	if x.noEdges || x.layered && !x.weighted() && !x.opts.Time {
 		// Every path to a state is as long as its depth, and the longest
 		// is the shortest: the terminal states' depths, noted as the
@@ -119,6 +127,9 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 			left[v] = indeg.get(v)
 		}
 		r.violation = x.lasso(left)
+		return nil
+	}
+	if r.cut {
 		return nil
 	}
 	// Messages need no weights: a step sends as many messages as the

@@ -232,6 +232,10 @@ func (x *searcher) explore(r *configResult) bool {
 				x.fps.tags.expandedLater(recPrint(rec), d)
 			}
 			x.st.expand(i, d, rec, out)
+			if d >= x.depthLimit {
+				x.atLimit(i, d, out, r)
+				continue
+			}
 			c := 0
 			switch x.takeState(i, d, 0, out, &c, r) {
 			case stopped:
@@ -246,6 +250,24 @@ func (x *searcher) explore(r *configResult) bool {
 	}
 	x.analyse(r)
 	return true
+}
+
+// atLimit ends the search's path at state i, at the depth limit d
+// (searcher.depthLimit), whose successors out holds: none of them is
+// taken. A state with successors (or a failed step) marks the search cut
+// short there; one without is terminal, as in a search without a limit.
+// Its block of edges stays empty, so the analyses of a cut graph
+// (analyse) see a graph without the states beyond the limit.
+func (x *searcher) atLimit(i, d int32, out *expansion, r *configResult) {
+	if len(out.cands) > 0 || out.err != nil {
+		r.cut = true
+	} else {
+		x.terminalAt(i, d)
+	}
+	if !x.noEdges {
+		x.beginEdges(i)
+		x.endEdges(i)
+	}
 }
 
 // notLayered is what takeState does when it finds the graph, or without

@@ -43,13 +43,13 @@ func (x *searcher) planFor(sy *System) plan {
 		// a searcher's first configuration is searched on it, the next
 		// ones if the one before was large.
 		large := x.lastStates == 0 || x.lastStates >= tagMin || x.opts.tags > 0
-		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && !x.opts.Exact && !costs && !sy.Clocks, edges: costs,
+		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && x.depthLimit == noLimit && !x.opts.Exact && !costs && !sy.Clocks, edges: costs,
 			tags: !costs && !x.opts.Exact && large && x.opts.tags >= 0}
 	}
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads
 	// the visited set), no costs, no clocks.
-	par := x.par > 1 && bfs && !x.reduce && len(x.opts.Costs) == 0 && !sy.Clocks
+	par := x.par > 1 && bfs && !x.reduce && x.depthLimit == noLimit && len(x.opts.Costs) == 0 && !sy.Clocks
 	return plan{parallel: par, edges: true}
 }
 

@@ -44,8 +44,11 @@ type configResult struct {
 	costs                          *ConfigCosts // with Options.Costs or Time
 	cached                         bool         // searched with state caching: counts are visits
 	disk                           bool         // searched with its sets on disk (disk.go)
-	violation                      *Violation
-	stopped                        error // why the search stopped early, if it did
+	// cut: the search stopped at its depth limit (searcher.depthLimit)
+	// with states left to expand there.
+	cut       bool
+	violation *Violation
+	stopped   error // why the search stopped early, if it did
 }
 
 // searcher explores one configuration at a time, reusing its storage
@@ -122,12 +125,26 @@ type searcher struct {
 	tcur  State // a new state's local states, for its checks
 	decs  []spec.Decision
 
-	checker  *invariants.Checker
-	lastSys  *System // the last system built, whose tables system reuses
-	sysv     System
-	checkv   invariants.Checker
-	budget   *int64
-	reduce   bool // partial-order reduction (ample.go)
+	checker *invariants.Checker
+	lastSys *System // the last system built, whose tables system reuses
+	sysv    System
+	checkv  invariants.Checker
+	budget  *int64
+	reduce  bool // partial-order reduction (ample.go)
+	// depthLimit: states at this depth are not expanded (noLimit: none).
+	// Once a sweep knows a violation, a later configuration is searched
+	// only as deep as a shorter one could be (sweep.go).
+	depthLimit int32
+	// short, shared by a check's searchers, holds the lengths of the
+	// violations found (sweep.go); shortSeen is the version of it that
+	// depthLimit reflects.
+	short     *shorter
+	shortSeen int64
+	// cfgLimit is the configuration's depth limit, which depthLimit may
+	// lower for one search (searchShortest); inPlace: a lower one may be
+	// taken during the search (relimit).
+	cfgLimit int32
+	inPlace  bool
 	ctx      context.Context
 	progress func(states int64, depth int)
 	// progressCfg is the configuration being searched, for progress.
@@ -150,7 +167,7 @@ type uniformScratch struct {
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
-	x := &searcher{opts: opts, budget: budget, ctx: ctx}
+	x := &searcher{opts: opts, budget: budget, ctx: ctx, depthLimit: noLimit}
 	x.bytes.x, x.cz.x = x, x
 	return x
 }
@@ -431,6 +448,9 @@ func (x *searcher) stop(r *configResult, depth int) bool {
 	}
 	if x.haltAt != nil && int64(x.configIndex) > x.haltAt.Load() {
 		r.stopped = errHalted
+		return true
+	}
+	if x.short != nil && x.short.version.Load() != x.shortSeen && x.relimit(r) {
 		return true
 	}
 	if x.progress != nil {

@@ -91,6 +91,15 @@ type Result struct {
 	// message-bound violation is found after the whole graph is searched,
 	// and cuts nothing short.
 	CutShort bool
+	// DepthCut counts the configurations searched only to a depth limit
+	// after a violation was known, for a shorter counterexample (sweep.go):
+	// beyond CutDepth, the deepest such limit, they were not searched.
+	DepthCut int
+	CutDepth int
+	// First: the check stopped at the first configuration with a
+	// violation (Options.First, or depth-first search); the later ones
+	// were not searched.
+	First bool
 }
 
 // Verdict returns the overall verdict; its String is the report's last
