@@ -135,6 +135,14 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 	wakes := int64(x.sy.Config.Initiators.Len())
 	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
 	for v := range n {
+		if d := indeg.get(v); d > 0 {
+			// Taking every state leaves none with an in-edge: else the
+			// count of states taken is wrong and a cycle went unseen,
+			// which the search with clocks after this one would follow
+			// without end.
+			r.stopped = &InternalError{fmt.Sprintf("state %d keeps %d in-edge(s) after the check for cycles took every state", v, d)}
+			return nil
+		}
 		if !x.terminal(v) {
 			continue
 		}
@@ -218,8 +226,8 @@ func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst in
 // 1 on every edge: path lengths. order must be a topological order of
 // the (acyclic) graph: every state once, before its successors. An order
 // that is not (a cycle the check before missed) is an internal error,
-// found in the same one pass: left unchecked, pathTo would follow a cycle
-// of via for ever.
+// found in the same one pass: left unchecked, it gives wrong figures, or
+// a via with a cycle, which pathTo would follow for ever.
 func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64, worst int32, via []int32, err error) {
 	if nc == 0 {
 		return nil, nil, -1, nil, nil

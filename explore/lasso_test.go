@@ -166,10 +166,9 @@ func TestLassoWithoutCycle(t *testing.T) {
 
 // TestPathRangesChecksTheOrder feeds the path analysis orders that are
 // not topological orders of the graph: each must be an internal error at
-// once. The first is what a check for cycles that misses one state hands
-// on for cr-min-noabsorb at n = 1 (a self-loop at its third state);
-// unchecked, pathTo then followed via round the cycle, allocating until
-// the machine ran out of memory. A true order must still pass.
+// once. The first is what a check for cycles that misses one state would
+// hand on for cr-min-noabsorb at n = 1 (a self-loop at its third state).
+// A true order must still pass.
 func TestPathRangesChecksTheOrder(t *testing.T) {
 	selfLoop := [][]int32{{1}, {2}, {2}}
 	cycle := [][]int32{{1}, {2, 3}, {1}, {}}
