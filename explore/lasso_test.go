@@ -19,7 +19,7 @@ import (
 // engines that build the graph differently (collapsed and byte-encoded
 // states; with costs, the analysis keeps the whole topological order).
 // A lasso that starts its search for a cycle from another state than the
-// first one found is longer: 8, 13 and 18 steps for cr-min-noabsorb at
+// first one found is longer: 7, 11 and 15 steps for cr-min-noabsorb at
 // n = 2, 3 and 4 instead of 6, 9 and 12. n = 1 has a cycle of one step,
 // a self-loop, the one cycle that a check for cycles missing one state
 // would miss. Each trace must replay, and its last step return to the
