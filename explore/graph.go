@@ -48,7 +48,11 @@ func (x *searcher) analyse(r *configResult) {
 	c := &ConfigCosts{}
 	var worst0 int32
 	var via0 []int32
-	c.Min, c.Max, worst0, via0 = x.pathRanges(order, len(x.opts.Costs), false)
+	var err error
+	if c.Min, c.Max, worst0, via0, err = x.pathRanges(order, len(x.opts.Costs), false); err != nil {
+		r.stopped = err
+		return
+	}
 	if len(c.Max) > 0 && x.wantWorst(c.Max[0], r.maxMsg) {
 		c.Worst = append([]Action{}, x.pathActions(x.pathTo(worst0, via0))...) // not nil: built
 		for i := range c.Worst {
@@ -63,9 +67,10 @@ func (x *searcher) analyse(r *configResult) {
 
 // topological returns a topological order of the graph, and sets the
 // fewest and most messages of r; or it sets r's violation (a cycle, or the
-// declared bound exceeded) and returns nil. Without keep, it keeps only a
-// queue of the states not yet taken, not the whole order, and returns an
-// empty one: the analyses after it need none.
+// declared bound exceeded), or r.stopped (an internal error), and returns
+// nil. Without keep, it keeps only a queue of the states not yet taken,
+// not the whole order, and returns an empty one: the analyses after it
+// need none.
 func (x *searcher) topological(r *configResult, keep bool) []int32 {
 	n := x.states()
 	indeg := newCounts[uint8](n)
@@ -126,7 +131,7 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 		for v := range n {
 			left[v] = indeg.get(v)
 		}
-		r.violation = x.lasso(left)
+		r.violation, r.stopped = x.lasso(left)
 		return nil
 	}
 	if r.cut {
@@ -141,6 +146,14 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 	wakes := int64(x.sy.Config.Initiators.Len())
 	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
 	for v := range n {
+		if d := indeg.get(v); d > 0 {
+			// Taking every state leaves none with an in-edge: else the
+			// count of states taken is wrong and a cycle went unseen,
+			// which the search with clocks after this one would follow
+			// without end.
+			r.stopped = &InternalError{fmt.Sprintf("state %d keeps %d in-edge(s) after the check for cycles took every state", v, d)}
+			return nil
+		}
 		if !x.terminal(v) {
 			continue
 		}
@@ -161,7 +174,11 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 		if !keep {
 			return x.topological(r, true) // the order, for the trace
 		}
-		_, _, _, via := x.pathRanges(order, 1, true)
+		_, _, _, via, err := x.pathRanges(order, 1, true)
+		if err != nil {
+			r.stopped = err
+			return nil
+		}
 		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
 		return nil
 	}
@@ -217,33 +234,46 @@ func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst in
 // state to a terminal state, in one pass over the graph; for the first
 // cost, a terminal state reached by a heaviest path and the predecessor
 // of each state on a heaviest path to it. With unit, there is one cost,
-// 1 on every edge: path lengths. order is a topological order of the
-// (acyclic) graph.
-func (x *searcher) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64, worst int32, via []int32) {
+// 1 on every edge: path lengths. order must be a topological order of
+// the (acyclic) graph: every state once, before its successors. An order
+// that is not (a cycle the check before missed) is an internal error,
+// found in the same one pass: left unchecked, it gives wrong figures, or
+// a via with a cycle, which pathTo would follow for ever.
+func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64, worst int32, via []int32, err error) {
 	if nc == 0 {
-		return nil, nil, -1, nil
+		return nil, nil, -1, nil, nil
 	}
 	n := len(order)
+	if int32(n) != g.states() {
+		return nil, nil, -1, nil, &InternalError{fmt.Sprintf("the topological order has %d states, the graph %d", n, g.states())}
+	}
 	lo, hi := make([]int64, n*nc), make([]int64, n*nc)
 	via = make([]int32, n)
-	reached := make([]bool, n)
+	reached, done := make([]bool, n), make([]bool, n)
 	for i := range n {
 		via[i] = -1
 	}
 	reached[0] = true
 	for _, v := range order {
+		if v < 0 || int(v) >= n || done[v] {
+			return nil, nil, -1, nil, &InternalError{fmt.Sprintf("state %d is in the topological order of %d states twice, or is none of them", v, n)}
+		}
+		done[v] = true
 		if !reached[v] {
 			continue
 		}
 		lv, hv := lo[int(v)*nc:int(v+1)*nc], hi[int(v)*nc:int(v+1)*nc]
-		for ei, to := range x.successors(v) {
+		for ei, to := range g.successors(v) {
+			if done[to] {
+				return nil, nil, -1, nil, &InternalError{fmt.Sprintf("state %d's successor %d comes before it in the topological order: a cycle", v, to)}
+			}
 			first := !reached[to]
 			reached[to] = true
 			lt, ht := lo[int(to)*nc:int(to+1)*nc], hi[int(to)*nc:int(to+1)*nc]
 			for k := range nc {
 				w := int64(1)
 				if !unit {
-					w = x.weights.at(ei*int32(nc) + int32(k))
+					w = g.weights.at(ei*int32(nc) + int32(k))
 				}
 				if l := lv[k] + w; first || l < lt[k] {
 					lt[k] = l
@@ -260,7 +290,7 @@ func (x *searcher) pathRanges(order []int32, nc int, unit bool) (mins, maxs []in
 	mins, maxs = make([]int64, nc), make([]int64, nc)
 	worst = -1
 	for v := range int32(n) {
-		if !x.terminal(v) {
+		if !g.terminal(v) {
 			continue
 		}
 		for k := range nc {
@@ -275,7 +305,7 @@ func (x *searcher) pathRanges(order []int32, nc int, unit bool) (mins, maxs []in
 			worst = v
 		}
 	}
-	return mins, maxs, worst, via
+	return mins, maxs, worst, via, nil
 }
 
 // pathTo follows via (the predecessor on a heaviest path) back from state
@@ -292,9 +322,32 @@ func (x *searcher) pathTo(v int32, via []int32) []int32 {
 
 // lasso finds a cycle and returns a termination violation whose trace is a
 // shortest path to the earliest-found state on a cycle, then a shortest
-// cycle through it. indeg is what Kahn's algorithm left: states with a
-// positive count lie on or after a cycle.
-func (x *searcher) lasso(indeg []int32) *Violation {
+// cycle through it (firstCycle). indeg is what Kahn's algorithm left:
+// states with a positive count lie on or after a cycle. If none lies on
+// one, Kahn's algorithm was wrong: an internal error.
+func (x *searcher) lasso(indeg []int32) (*Violation, error) {
+	cycle := x.firstCycle(indeg)
+	if cycle == nil {
+		return nil, &InternalError{"the check for cycles left states, but none lies on a cycle"}
+	}
+	prefix, _, bad := x.replay(cycle[0])
+	if bad != nil {
+		return bad, nil
+	}
+	viol := x.violation(invariants.Termination,
+		fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(cycle)-1, len(prefix)),
+		append(prefix, x.pathActions(cycle)...))
+	viol.LoopAt = len(prefix)
+	return viol, nil
+}
+
+// firstCycle returns a shortest cycle (v, ..., v) through v, the first
+// state in index order that lies on a cycle, or nil if none does. Every
+// state on a cycle must have a positive count in indeg; the others may.
+// States are numbered as the search found them, so in breadth-first
+// search v is a shallowest state on a cycle: its path, then the cycle,
+// make a short lasso.
+func (g *graph) firstCycle(indeg []int32) []int32 {
 	n := len(indeg)
 	in := make([]bool, n)
 	outdeg := make([]int32, n)
@@ -306,7 +359,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		if !in[v] {
 			continue
 		}
-		for _, w := range x.successors(int32(v)) {
+		for _, w := range g.successors(int32(v)) {
 			if in[w] {
 				outdeg[v]++
 				preds[w] = append(preds[w], int32(v))
@@ -342,7 +395,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 		for len(q) > 0 {
 			u := q[0]
 			q = q[1:]
-			for _, w := range x.successors(u) {
+			for _, w := range g.successors(u) {
 				if !in[w] {
 					continue
 				}
@@ -352,16 +405,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 						back = append(back, c)
 					}
 					slices.Reverse(back)
-					cycle := append(append([]int32{v}, back...), v)
-					prefix, _, bad := x.replay(v)
-					if bad != nil {
-						return bad
-					}
-					viol := x.violation(invariants.Termination,
-						fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(cycle)-1, len(prefix)),
-						append(prefix, x.pathActions(cycle)...))
-					viol.LoopAt = len(prefix)
-					return viol
+					return append(append([]int32{v}, back...), v)
 				}
 				if _, seen := from[w]; !seen {
 					from[w] = u
@@ -370,7 +414,7 @@ func (x *searcher) lasso(indeg []int32) *Violation {
 			}
 		}
 	}
-	return x.violation(invariants.Termination, "the reachable graph has a cycle", nil)
+	return nil
 }
 
 // pathActions returns the actions that lead along a path of states,
