@@ -210,6 +210,34 @@ func TestBrowser(t *testing.T) {
 	exercise(page{t, ctx}, addr+"?")
 }
 
+// TestBrowserEndOfCounterexample: at the end of hs-oneway n=3's shortest
+// counterexample (p2 undecided, nothing enabled) the page shows the
+// property elcheck verify prints as violated, and exactly-one-leader,
+// which the checker did not reach after it, not as holding (issue 35).
+func TestBrowserEndOfCounterexample(t *testing.T) {
+	ctx := browser(t)
+	p := page{t, ctx}
+	property, steps, _ := cliCounterexample(t, "-algo=hs-oneway", "-n=3")
+	p.open(startServe(t, "-algo=hs-oneway", "-n=3") + "?")
+	p.do(chromedp.Click("#jump-cex", chromedp.ByID))
+	p.do(chromedp.Click("#end", chromedp.ByID))
+	if at, n := p.position(); at != steps || n != steps {
+		t.Fatalf("at the end: step %d of %d, want %d (the CLI's counterexample)", at, n, steps)
+	}
+	row := func(name string) string {
+		return eval[string](p, fmt.Sprintf(`document.querySelector('#props tr[data-prop=%q]').textContent`, name))
+	}
+	status := func(name string) string {
+		return eval[string](p, fmt.Sprintf(`document.querySelector('#props tr[data-prop=%q]').dataset.status`, name))
+	}
+	if got := status(property); got != "violated" {
+		t.Errorf("%s is %q (%s), want violated (as elcheck verify prints)", property, got, row(property))
+	}
+	if got := status("exactly-one-leader"); got != "unknown" || strings.Contains(row("exactly-one-leader"), "holds") {
+		t.Errorf("exactly-one-leader is %q (%s), want unknown: the checker stopped at %s", got, row("exactly-one-leader"), property)
+	}
+}
+
 // TestBrowserWasm: the same for the WebAssembly build (make web), served
 // as plain files.
 func TestBrowserWasm(t *testing.T) {

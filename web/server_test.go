@@ -311,3 +311,55 @@ func TestNewRefusesHugeN(t *testing.T) {
 		t.Errorf("n=%d: %v", MaxN+1, err)
 	}
 }
+
+// TestEndOfCounterexample: the state at the end of hs-oneway n=3's
+// shortest counterexample (p0 and p1 lost, p2 undecided, nothing enabled)
+// is judged as the search judges it: termination violated with Verify's
+// words, and the properties the search did not reach after it not
+// claimed to hold; one step before, the properties of a final state are
+// pending.
+func TestEndOfCounterexample(t *testing.T) {
+	m := lookup(t, "hs-oneway")
+	ts := serve(t, m, 3, nil)
+	rep, err := elcheck.Verify(context.Background(), m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j Jump
+	if got := get(t, "GET", ts.URL+"/api/counterexample", "", &j); got != 200 || !j.Found {
+		t.Fatalf("%d %+v", got, j)
+	}
+	end := followJump(t, ts, j)
+	if !end.Terminal || end.Config != rep.Counterexample.Config.String() {
+		t.Fatalf("the jump ends in %s, terminal %v; Verify's counterexample is in %s", end.Config, end.Terminal, rep.Counterexample.Config)
+	}
+	before := j
+	before.Path = j.Path[:len(j.Path)-1]
+	prev := followJump(t, ts, before)
+	for _, tc := range []struct {
+		st             State
+		name, status   string
+		detailContains string
+	}{
+		{end, "termination", "violated", rep.Counterexample.Detail},
+		{end, "exactly-one-leader", "unknown", "stops at the first violation"},
+		{end, "agreement", "holds", ""}, // not every process must learn the leader: judged by Always alone
+		{end, "at-most-one-leader", "holds", ""},
+		{end, "validity", "holds", ""},
+		{end, "decentralization", "n/a", ""},
+		{end, "message-bound", "holds", "the execution sent"},
+		{prev, "termination", "pending", ""},
+		{prev, "exactly-one-leader", "pending", ""},
+		{prev, "agreement", "holds", ""},
+		{prev, "message-bound", "pending", "so far"},
+	} {
+		i := slices.IndexFunc(tc.st.Properties, func(p PropertyStatus) bool { return p.Name == tc.name })
+		if i < 0 {
+			t.Errorf("after %d steps: no %s in %+v", len(tc.st.Steps), tc.name, tc.st.Properties)
+			continue
+		}
+		if p := tc.st.Properties[i]; p.Status != tc.status || !strings.Contains(p.Detail, tc.detailContains) {
+			t.Errorf("after %d steps: %s is %s (%s), want %s (%s)", len(tc.st.Steps), tc.name, p.Status, p.Detail, tc.status, tc.detailContains)
+		}
+	}
+}

@@ -78,9 +78,9 @@ type Event struct {
 	Edge int `json:"edge"`
 }
 
-// PropertyStatus is a property's status in one state: "holds",
-// "violated", "pending" (judged at the end of an execution, which this
-// state is not) or "n/a" (judged over all executions, not on one state).
+// PropertyStatus is a property's status in one state: an
+// invariants.Status ("holds", "violated", "pending", "unknown", "n/a"),
+// with the checker's words.
 type PropertyStatus struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
@@ -391,50 +391,18 @@ func stepBefore(t *counterexamples.Trace) *explore.State {
 	return &t.Steps[len(t.Steps)-2].State
 }
 
-// properties judges each property in one state, with the checker the
-// search uses (invariants.Checker): the state properties now, the
-// end-of-run ones if the state is final, the message bound against the
-// messages sent so far.
+// properties judges each property in one state with the checker the
+// search uses (invariants.Checker.Judge): the state properties, those of
+// a final state if no event is enabled, the message bound against the
+// messages sent so far; and the breach of the contract of a failed step.
 func (s *Server) properties(sy *explore.System, cfg spec.Config, final *explore.State, st *State) []PropertyStatus {
-	chk := invariants.NewChecker(s.info, cfg)
-	view := sy.View(final, nil)
-	var found *invariants.Violation
-	if st.Failed == "" {
-		found = chk.Always(view)
-		if d := sy.Deadlock(final); found == nil && st.Terminal && d != "" {
-			found = &invariants.Violation{Property: invariants.Deadlock, Detail: d}
-		}
-		if found == nil && st.Terminal {
-			found = chk.AtEnd(view)
-		}
+	deadlock := ""
+	if st.Terminal {
+		deadlock = sy.Deadlock(final)
 	}
 	var out []PropertyStatus
-	for _, p := range invariants.All {
-		if p.Name == invariants.Deadlock && cfg.Capacity == 0 {
-			continue
-		}
-		ps := PropertyStatus{Name: p.Name, Kind: p.Kind.String(), Status: "holds"}
-		switch {
-		case found != nil && found.Property == p.Name:
-			ps.Status, ps.Detail = "violated", found.Detail
-		case found != nil && p.Kind == invariants.Always:
-			ps.Status, ps.Detail = "unknown", "not judged: the checker stops at the first violation"
-		case p.Kind == invariants.AtEnd || p.Kind == invariants.Eventually:
-			if !st.Terminal {
-				ps.Status, ps.Detail = "pending", "judged when no event is enabled"
-			}
-		case p.Kind == invariants.Structural:
-			ps.Status, ps.Detail = "n/a", "relates several executions: elcheck verify checks it"
-		case p.Name == invariants.MessageBound:
-			ps.Detail = fmt.Sprintf("%d messages sent so far", st.Messages)
-			if b := s.info.Bound; b.Max != nil {
-				ps.Detail += fmt.Sprintf("; the declared bound is %s = %d", b.Formula, b.Max(cfg.Topology.N))
-				if st.Messages > b.Max(cfg.Topology.N) {
-					ps.Status = "violated"
-				}
-			}
-		}
-		out = append(out, ps)
+	for _, j := range invariants.NewChecker(s.info, cfg).Judge(sy.View(final, nil), st.Terminal, deadlock, st.Messages) {
+		out = append(out, PropertyStatus{Name: j.Property.Name, Kind: j.Property.Kind.String(), Status: string(j.Status), Detail: j.Detail})
 	}
 	if st.Failed != "" {
 		out = append(out, PropertyStatus{Name: strings.SplitN(st.Failed, ":", 2)[0], Kind: "contract", Status: "violated", Detail: st.Failed})
