@@ -81,6 +81,43 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeValidatesAsVerify: the page's API refuses a configuration
+// elcheck verify refuses, with the same words after the parameter's name
+// (-ids and ids=, -initiators and init=), and exit 2 is status 400.
+func TestServeValidatesAsVerify(t *testing.T) {
+	addr := startServe(t, "-algo=cr", "-n=3")
+	for _, tc := range []struct{ flag, param, value string }{
+		{"ids", "ids", "1,1,2"},
+		{"ids", "ids", "0,2,3"},
+		{"ids", "ids", "-1,2,3"},
+		{"ids", "ids", "2147483648,2,3"},
+		{"ids", "ids", "99999999999999999999,2,3"},
+		{"ids", "ids", "1,x,3"},
+		{"initiators", "init", "5"},
+		{"initiators", "init", "0,-1"},
+		{"initiators", "init", "0,0"},
+		{"initiators", "init", "0,x"},
+		{"initiators", "init", "99999999999999999999"},
+	} {
+		code, _, stderr := elcheck("verify", "-algo=cr", "-n=3", "-"+tc.flag+"="+tc.value)
+		cliSays, ok := strings.CutPrefix(strings.TrimSpace(stderr), "elcheck: -"+tc.flag+"=")
+		if code != exitUsage || !ok {
+			t.Fatalf("verify -%s=%s: exit %d, %q", tc.flag, tc.value, code, stderr)
+		}
+		r, err := http.Get(addr + "api/state?" + tc.param + "=" + tc.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ Error string }
+		err = json.NewDecoder(r.Body).Decode(&e)
+		r.Body.Close()
+		apiSays, ok := strings.CutPrefix(e.Error, tc.param+"=")
+		if err != nil || r.StatusCode != http.StatusBadRequest || !ok || apiSays != cliSays {
+			t.Errorf("%s=%s: the API answers %d %q (%v); verify -%s says %q", tc.param, tc.value, r.StatusCode, e.Error, err, tc.flag, cliSays)
+		}
+	}
+}
+
 // browser starts a headless Chromium for the test, or skips the test when
 // none is installed; under CI=true (.ci/run, which installs it) a missing
 // Chromium fails.

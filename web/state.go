@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -131,20 +132,17 @@ func parseInts(s, what string) ([]int, error) {
 func (s *Server) parseRequest(q url.Values) (*request, error) {
 	cfg := s.def
 	if q.Has("ids") {
-		ids, err := parseInts(q.Get("ids"), "ids")
+		s := q.Get("ids")
+		// The page's limit first: it is what to change in a list too long.
+		if k := len(strings.Split(s, ",")); k > MaxN {
+			return nil, fmt.Errorf("ids=%s: %d ids: the page runs 1 to %d processes (larger networks are for elcheck verify)", s, k, MaxN)
+		}
+		// As elcheck verify -ids reads them, with its words.
+		ids, err := configs.ParseIDs("ids", s)
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) < 1 || len(ids) > MaxN {
-			return nil, fmt.Errorf("ids: %d ids: the page runs 1 to %d processes (larger networks are for elcheck verify)", len(ids), MaxN)
-		}
-		if err := spec.CheckIDs(ids); err != nil {
-			return nil, fmt.Errorf("ids: %v", err)
-		}
-		cfg.IDs = nil
-		for _, id := range ids {
-			cfg.IDs = append(cfg.IDs, spec.ID(id))
-		}
+		cfg.IDs = ids
 	}
 	n, same := len(cfg.IDs), len(cfg.IDs) == s.def.Topology.N
 	net := 0
@@ -167,22 +165,17 @@ func (s *Server) parseRequest(q url.Values) (*request, error) {
 		cfg.Initiators = spec.All(n)
 	}
 	if q.Has("init") {
-		init, err := parseInts(q.Get("init"), "init")
+		// As elcheck verify -initiators reads them, with its words.
+		init, err := configs.ParseInitiators("init", q.Get("init"), n)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Initiators = 0
-		for _, p := range init {
-			if p < 0 || p >= n {
-				return nil, fmt.Errorf("init: %d is not a position; positions are 0 to %d", p, n-1)
-			}
-			cfg.Initiators = cfg.Initiators.With(p)
-		}
+		cfg.Initiators = init
 	}
 	if q.Has("ch") {
 		ch, err := spec.ParseChannels(q.Get("ch"))
 		if err != nil {
-			return nil, fmt.Errorf("ch: %q: use fifo or bag", q.Get("ch"))
+			return nil, fmt.Errorf("ch=%s: use fifo or bag", q.Get("ch"))
 		}
 		cfg.Channels = ch
 	}
