@@ -81,6 +81,43 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeValidatesAsVerify: the page's API refuses a configuration
+// elcheck verify refuses, with the same words after the parameter's name
+// (-ids and ids=, -initiators and init=), and exit 2 is status 400.
+func TestServeValidatesAsVerify(t *testing.T) {
+	addr := startServe(t, "-algo=cr", "-n=3")
+	for _, tc := range []struct{ flag, param, value string }{
+		{"ids", "ids", "1,1,2"},
+		{"ids", "ids", "0,2,3"},
+		{"ids", "ids", "-1,2,3"},
+		{"ids", "ids", "2147483648,2,3"},
+		{"ids", "ids", "99999999999999999999,2,3"},
+		{"ids", "ids", "1,x,3"},
+		{"initiators", "init", "5"},
+		{"initiators", "init", "0,-1"},
+		{"initiators", "init", "0,0"},
+		{"initiators", "init", "0,x"},
+		{"initiators", "init", "99999999999999999999"},
+	} {
+		code, _, stderr := elcheck("verify", "-algo=cr", "-n=3", "-"+tc.flag+"="+tc.value)
+		cliSays, ok := strings.CutPrefix(strings.TrimSpace(stderr), "elcheck: -"+tc.flag+"=")
+		if code != exitUsage || !ok {
+			t.Fatalf("verify -%s=%s: exit %d, %q", tc.flag, tc.value, code, stderr)
+		}
+		r, err := http.Get(addr + "api/state?" + tc.param + "=" + tc.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ Error string }
+		err = json.NewDecoder(r.Body).Decode(&e)
+		r.Body.Close()
+		apiSays, ok := strings.CutPrefix(e.Error, tc.param+"=")
+		if err != nil || r.StatusCode != http.StatusBadRequest || !ok || apiSays != cliSays {
+			t.Errorf("%s=%s: the API answers %d %q (%v); verify -%s says %q", tc.param, tc.value, r.StatusCode, e.Error, err, tc.flag, cliSays)
+		}
+	}
+}
+
 // browser starts a headless Chromium for the test, or skips the test when
 // none is installed; under CI=true (.ci/run, which installs it) a missing
 // Chromium fails.
@@ -208,6 +245,34 @@ func TestBrowser(t *testing.T) {
 	ctx := browser(t)
 	addr := startServe(t, "-algo=cr-flip", "-n=4")
 	exercise(page{t, ctx}, addr+"?")
+}
+
+// TestBrowserEndOfCounterexample: at the end of hs-oneway n=3's shortest
+// counterexample (p2 undecided, nothing enabled) the page shows the
+// property elcheck verify prints as violated, and exactly-one-leader,
+// which the checker did not reach after it, not as holding (issue 35).
+func TestBrowserEndOfCounterexample(t *testing.T) {
+	ctx := browser(t)
+	p := page{t, ctx}
+	property, steps, _ := cliCounterexample(t, "-algo=hs-oneway", "-n=3")
+	p.open(startServe(t, "-algo=hs-oneway", "-n=3") + "?")
+	p.do(chromedp.Click("#jump-cex", chromedp.ByID))
+	p.do(chromedp.Click("#end", chromedp.ByID))
+	if at, n := p.position(); at != steps || n != steps {
+		t.Fatalf("at the end: step %d of %d, want %d (the CLI's counterexample)", at, n, steps)
+	}
+	row := func(name string) string {
+		return eval[string](p, fmt.Sprintf(`document.querySelector('#props tr[data-prop=%q]').textContent`, name))
+	}
+	status := func(name string) string {
+		return eval[string](p, fmt.Sprintf(`document.querySelector('#props tr[data-prop=%q]').dataset.status`, name))
+	}
+	if got := status(property); got != "violated" {
+		t.Errorf("%s is %q (%s), want violated (as elcheck verify prints)", property, got, row(property))
+	}
+	if got := status("exactly-one-leader"); got != "unknown" || strings.Contains(row("exactly-one-leader"), "holds") {
+		t.Errorf("exactly-one-leader is %q (%s), want unknown: the checker stopped at %s", got, row("exactly-one-leader"), property)
+	}
 }
 
 // TestBrowserWasm: the same for the WebAssembly build (make web), served

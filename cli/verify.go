@@ -284,44 +284,21 @@ func parseSpace(c *cli.Context, info spec.Info, n int) (configs.Space, error) {
 	}
 	if c.IsSet(idsFlag.Name) {
 		s := c.String(idsFlag.Name)
-		fields, vals, err := parseList(s, "-ids")
+		ids, err := configs.ParseIDs("-"+idsFlag.Name, s)
 		if err != nil {
-			return space, err
+			return space, usagef("%v", err)
 		}
-		if len(vals) != n {
-			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(vals), n)
+		if len(ids) != n {
+			return space, usagef("-ids=%s has %d ids but -n=%d: give one id per position", s, len(ids), n)
 		}
-		for k, id := range vals {
-			if id < int64(spec.MinID) || id > int64(spec.MaxID) {
-				// As typed: a value past int64 was parsed as its limit,
-				// which spec.CheckIDs would name instead.
-				return space, usagef("-ids=%s: id %s is out of range: ids are %d to %d", s, fields[k], spec.MinID, spec.MaxID)
-			}
-		}
-		if err := spec.CheckIDs(vals); err != nil {
-			return space, usagef("-ids=%s: %v", s, err)
-		}
-		for _, id := range vals {
-			space.IDs = append(space.IDs, spec.ID(id))
-		}
+		space.IDs = ids
 	}
-	if s := c.String(initiatorsFlag.Name); strings.EqualFold(strings.TrimSpace(s), "all") {
-		space.Initiators = spec.All(n)
-	} else if c.IsSet(initiatorsFlag.Name) {
-		fields, ps, err := parseList(s, "-initiators")
+	if c.IsSet(initiatorsFlag.Name) {
+		init, err := configs.ParseInitiators("-"+initiatorsFlag.Name, c.String(initiatorsFlag.Name), n)
 		if err != nil {
-			return space, err
+			return space, usagef("%v", err)
 		}
-		for k, p := range ps {
-			if p < 0 || p >= int64(n) {
-				return space, usagef("-initiators=%s: %s is not a position; positions are 0 to %d", s, fields[k], n-1)
-			}
-			if space.Initiators.Has(int(p)) {
-				// A slip for another position, most likely: do not guess which.
-				return space, usagef("-initiators=%s: position %d is given twice", s, p)
-			}
-			space.Initiators = space.Initiators.With(int(p))
-		}
+		space.Initiators = init
 	}
 	return space, nil
 }
@@ -355,22 +332,6 @@ func parseSearchOptions(c *cli.Context, opts *explore.Options, space *configs.Sp
 		return usagef("-timeout must not be negative (it is %s): give a duration such as 30s or 2h, or 0 for no limit", d)
 	}
 	return nil
-}
-
-// parseList reads a comma-separated list of integers: the fields as
-// written, for messages, and their values. A number too large for an int64
-// is clamped to the int64 range, so that the caller's range check refuses
-// it by its own bounds ("out of range") rather than as "not a number".
-func parseList(s, flag string) (fields []string, vals []int64, err error) {
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, nil, usagef("%s=%s: %q is not a number; write a comma-separated list like 3,1,2", flag, s, f)
-		}
-		fields, vals = append(fields, f), append(vals, v)
-	}
-	return fields, vals, nil
 }
 
 // parseShard reads -shard=i/k: part i (0-based) of k.

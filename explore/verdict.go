@@ -170,8 +170,8 @@ func properties(res *Result, info spec.Info, space configs.Space, opts Options, 
 	whole := res.Incomplete == "" && !res.CutShort && res.ConfigsDone == res.Configs
 	var out []PropertyResult
 	for _, p := range invariants.All {
-		if p.Name == invariants.Deadlock && space.Capacity == 0 {
-			continue // no send blocks on unbounded channels
+		if !p.Listed(space.Capacity) {
+			continue
 		}
 		pr := PropertyResult{Name: p.Name, Status: Unknown}
 		f := fig

@@ -6,10 +6,14 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
+// u is an undecided process; lost(l) and won(l) have decided, knowing l
+// as the leader.
+var u = spec.Decision{}
+
+func lost(l spec.ID) spec.Decision { return spec.Decision{Status: spec.Defeated, Leader: l} }
+func won(l spec.ID) spec.Decision  { return spec.Decision{Status: spec.Elected, Leader: l} }
+
 func TestChecker(t *testing.T) {
-	u := spec.Decision{}
-	lost := func(l spec.ID) spec.Decision { return spec.Decision{Status: spec.Defeated, Leader: l} }
-	won := func(l spec.ID) spec.Decision { return spec.Decision{Status: spec.Elected, Leader: l} }
 	cfg := spec.Config{Topology: spec.NewUniRing(3), IDs: []spec.ID{2, 3, 1}, Initiators: spec.All(3)}
 	tests := []struct {
 		name     string

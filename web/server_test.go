@@ -93,9 +93,23 @@ func TestErrors(t *testing.T) {
 		{"not a number", "GET", "/api/state?path=x", "", 400, `path: "x" is not a number`},
 		{"path too long", "GET", "/api/state?path=" + big, "", 400, fmt.Sprintf("the page follows at most %d", MaxPath)},
 		{"huge n", "GET", "/api/state?ids=" + strings.TrimSuffix(strings.Repeat("1,", 40), ","), "", 400, fmt.Sprintf("the page runs 1 to %d processes", MaxN)},
-		{"repeated id", "GET", "/api/state?ids=1,1,2", "", 400, "id 1 is repeated"},
-		{"id out of range", "GET", "/api/state?ids=0,1,2", "", 400, "id 0 is out of range"},
-		{"bad initiator", "GET", "/api/state?init=5", "", 400, "init: 5 is not a position; positions are 0 to 2"},
+		{"repeated id", "GET", "/api/state?ids=1,1,2", "", 400, "ids=1,1,2: id 1 is repeated: ids must be distinct"},
+		{"id out of range", "GET", "/api/state?ids=0,1,2", "", 400, "ids=0,1,2: id 0 is out of range: ids are 1 to 2147483647"},
+		// A configuration is validated as elcheck verify validates it
+		// (configs.ParseIDs, ParseInitiators), in its words.
+		{"no initiator", "GET", "/api/state?init=", "", 400, "init= is empty: give positions, e.g. init=0,2, or all: a configuration has at least one initiator"},
+		{"blank initiators", "GET", "/api/state?init=%20", "", 400, "init=  is empty"},
+		{"initiator out of range", "GET", "/api/state?init=5", "", 400, "init=5: 5 is not a position; positions are 0 to 2"},
+		{"negative initiator", "GET", "/api/state?init=0,-1", "", 400, "init=0,-1: -1 is not a position; positions are 0 to 2"},
+		{"initiator past int64", "GET", "/api/state?init=99999999999999999999", "", 400, "init=99999999999999999999: 99999999999999999999 is not a position; positions are 0 to 2"},
+		{"initiator twice", "GET", "/api/state?init=1,1", "", 400, "init=1,1: position 1 is given twice"},
+		{"initiator not a number", "GET", "/api/state?init=0,x", "", 400, `init=0,x: "x" is not a number; write a comma-separated list like 3,1,2`},
+		{"initiators of another n", "GET", "/api/state?ids=1,2&init=2", "", 400, "init=2: 2 is not a position; positions are 0 to 1"},
+		{"no ids", "GET", "/api/state?ids=", "", 400, "ids= is empty: give one id per position, e.g. ids=3,1,2"},
+		{"id past MaxID", "GET", "/api/state?ids=2147483648,2,3", "", 400, "ids=2147483648,2,3: id 2147483648 is out of range: ids are 1 to 2147483647"},
+		{"id past int64", "GET", "/api/state?ids=99999999999999999999,2,3", "", 400, "ids=99999999999999999999,2,3: id 99999999999999999999 is out of range"},
+		{"negative id", "GET", "/api/state?ids=-1,2,3", "", 400, "ids=-1,2,3: id -1 is out of range"},
+		{"id not a number", "GET", "/api/state?ids=1,x,3", "", 400, `ids=1,x,3: "x" is not a number`},
 		{"bad network", "GET", "/api/state?net=9", "", 400, "net: 9"},
 		{"bad channels", "GET", "/api/state?ch=lossy", "", 400, "use fifo or bag"},
 		{"malformed trace", "POST", "/api/trace", "{not json", 400, "the upload is not an elcheck trace"},
@@ -309,5 +323,57 @@ func TestNewRefusesHugeN(t *testing.T) {
 	space, _ := configs.NewSpace(spec.UniRing, MaxN+1)
 	if _, err := New(lookup(t, "cr"), space); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("1 to %d", MaxN)) {
 		t.Errorf("n=%d: %v", MaxN+1, err)
+	}
+}
+
+// TestEndOfCounterexample: the state at the end of hs-oneway n=3's
+// shortest counterexample (p0 and p1 lost, p2 undecided, nothing enabled)
+// is judged as the search judges it: termination violated with Verify's
+// words, and the properties the search did not reach after it not
+// claimed to hold; one step before, the properties of a final state are
+// pending.
+func TestEndOfCounterexample(t *testing.T) {
+	m := lookup(t, "hs-oneway")
+	ts := serve(t, m, 3, nil)
+	rep, err := elcheck.Verify(context.Background(), m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j Jump
+	if got := get(t, "GET", ts.URL+"/api/counterexample", "", &j); got != 200 || !j.Found {
+		t.Fatalf("%d %+v", got, j)
+	}
+	end := followJump(t, ts, j)
+	if !end.Terminal || end.Config != rep.Counterexample.Config.String() {
+		t.Fatalf("the jump ends in %s, terminal %v; Verify's counterexample is in %s", end.Config, end.Terminal, rep.Counterexample.Config)
+	}
+	before := j
+	before.Path = j.Path[:len(j.Path)-1]
+	prev := followJump(t, ts, before)
+	for _, tc := range []struct {
+		st             State
+		name, status   string
+		detailContains string
+	}{
+		{end, "termination", "violated", rep.Counterexample.Detail},
+		{end, "exactly-one-leader", "unknown", "stops at the first violation"},
+		{end, "agreement", "holds", ""}, // not every process must learn the leader: judged by Always alone
+		{end, "at-most-one-leader", "holds", ""},
+		{end, "validity", "holds", ""},
+		{end, "decentralization", "n/a", ""},
+		{end, "message-bound", "holds", "the execution sent"},
+		{prev, "termination", "pending", ""},
+		{prev, "exactly-one-leader", "pending", ""},
+		{prev, "agreement", "holds", ""},
+		{prev, "message-bound", "pending", "so far"},
+	} {
+		i := slices.IndexFunc(tc.st.Properties, func(p PropertyStatus) bool { return p.Name == tc.name })
+		if i < 0 {
+			t.Errorf("after %d steps: no %s in %+v", len(tc.st.Steps), tc.name, tc.st.Properties)
+			continue
+		}
+		if p := tc.st.Properties[i]; p.Status != tc.status || !strings.Contains(p.Detail, tc.detailContains) {
+			t.Errorf("after %d steps: %s is %s (%s), want %s (%s)", len(tc.st.Steps), tc.name, p.Status, p.Detail, tc.status, tc.detailContains)
+		}
 	}
 }

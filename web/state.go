@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -78,9 +79,9 @@ type Event struct {
 	Edge int `json:"edge"`
 }
 
-// PropertyStatus is a property's status in one state: "holds",
-// "violated", "pending" (judged at the end of an execution, which this
-// state is not) or "n/a" (judged over all executions, not on one state).
+// PropertyStatus is a property's status in one state: an
+// invariants.Status ("holds", "violated", "pending", "unknown", "n/a"),
+// with the checker's words.
 type PropertyStatus struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
@@ -131,20 +132,17 @@ func parseInts(s, what string) ([]int, error) {
 func (s *Server) parseRequest(q url.Values) (*request, error) {
 	cfg := s.def
 	if q.Has("ids") {
-		ids, err := parseInts(q.Get("ids"), "ids")
+		s := q.Get("ids")
+		// The page's limit first: it is what to change in a list too long.
+		if k := len(strings.Split(s, ",")); k > MaxN {
+			return nil, fmt.Errorf("ids=%s: %d ids: the page runs 1 to %d processes (larger networks are for elcheck verify)", s, k, MaxN)
+		}
+		// As elcheck verify -ids reads them, with its words.
+		ids, err := configs.ParseIDs("ids", s)
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) < 1 || len(ids) > MaxN {
-			return nil, fmt.Errorf("ids: %d ids: the page runs 1 to %d processes (larger networks are for elcheck verify)", len(ids), MaxN)
-		}
-		if err := spec.CheckIDs(ids); err != nil {
-			return nil, fmt.Errorf("ids: %v", err)
-		}
-		cfg.IDs = nil
-		for _, id := range ids {
-			cfg.IDs = append(cfg.IDs, spec.ID(id))
-		}
+		cfg.IDs = ids
 	}
 	n, same := len(cfg.IDs), len(cfg.IDs) == s.def.Topology.N
 	net := 0
@@ -167,22 +165,17 @@ func (s *Server) parseRequest(q url.Values) (*request, error) {
 		cfg.Initiators = spec.All(n)
 	}
 	if q.Has("init") {
-		init, err := parseInts(q.Get("init"), "init")
+		// As elcheck verify -initiators reads them, with its words.
+		init, err := configs.ParseInitiators("init", q.Get("init"), n)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Initiators = 0
-		for _, p := range init {
-			if p < 0 || p >= n {
-				return nil, fmt.Errorf("init: %d is not a position; positions are 0 to %d", p, n-1)
-			}
-			cfg.Initiators = cfg.Initiators.With(p)
-		}
+		cfg.Initiators = init
 	}
 	if q.Has("ch") {
 		ch, err := spec.ParseChannels(q.Get("ch"))
 		if err != nil {
-			return nil, fmt.Errorf("ch: %q: use fifo or bag", q.Get("ch"))
+			return nil, fmt.Errorf("ch=%s: use fifo or bag", q.Get("ch"))
 		}
 		cfg.Channels = ch
 	}
@@ -391,50 +384,18 @@ func stepBefore(t *counterexamples.Trace) *explore.State {
 	return &t.Steps[len(t.Steps)-2].State
 }
 
-// properties judges each property in one state, with the checker the
-// search uses (invariants.Checker): the state properties now, the
-// end-of-run ones if the state is final, the message bound against the
-// messages sent so far.
+// properties judges each property in one state with the checker the
+// search uses (invariants.Checker.Judge): the state properties, those of
+// a final state if no event is enabled, the message bound against the
+// messages sent so far; and the breach of the contract of a failed step.
 func (s *Server) properties(sy *explore.System, cfg spec.Config, final *explore.State, st *State) []PropertyStatus {
-	chk := invariants.NewChecker(s.info, cfg)
-	view := sy.View(final, nil)
-	var found *invariants.Violation
-	if st.Failed == "" {
-		found = chk.Always(view)
-		if d := sy.Deadlock(final); found == nil && st.Terminal && d != "" {
-			found = &invariants.Violation{Property: invariants.Deadlock, Detail: d}
-		}
-		if found == nil && st.Terminal {
-			found = chk.AtEnd(view)
-		}
+	deadlock := ""
+	if st.Terminal {
+		deadlock = sy.Deadlock(final)
 	}
 	var out []PropertyStatus
-	for _, p := range invariants.All {
-		if p.Name == invariants.Deadlock && cfg.Capacity == 0 {
-			continue
-		}
-		ps := PropertyStatus{Name: p.Name, Kind: p.Kind.String(), Status: "holds"}
-		switch {
-		case found != nil && found.Property == p.Name:
-			ps.Status, ps.Detail = "violated", found.Detail
-		case found != nil && p.Kind == invariants.Always:
-			ps.Status, ps.Detail = "unknown", "not judged: the checker stops at the first violation"
-		case p.Kind == invariants.AtEnd || p.Kind == invariants.Eventually:
-			if !st.Terminal {
-				ps.Status, ps.Detail = "pending", "judged when no event is enabled"
-			}
-		case p.Kind == invariants.Structural:
-			ps.Status, ps.Detail = "n/a", "relates several executions: elcheck verify checks it"
-		case p.Name == invariants.MessageBound:
-			ps.Detail = fmt.Sprintf("%d messages sent so far", st.Messages)
-			if b := s.info.Bound; b.Max != nil {
-				ps.Detail += fmt.Sprintf("; the declared bound is %s = %d", b.Formula, b.Max(cfg.Topology.N))
-				if st.Messages > b.Max(cfg.Topology.N) {
-					ps.Status = "violated"
-				}
-			}
-		}
-		out = append(out, ps)
+	for _, j := range invariants.NewChecker(s.info, cfg).Judge(sy.View(final, nil), st.Terminal, deadlock, st.Messages) {
+		out = append(out, PropertyStatus{Name: j.Property.Name, Kind: j.Property.Kind.String(), Status: string(j.Status), Detail: j.Detail})
 	}
 	if st.Failed != "" {
 		out = append(out, PropertyStatus{Name: strings.SplitN(st.Failed, ":", 2)[0], Kind: "contract", Status: "violated", Detail: st.Failed})
