@@ -48,7 +48,9 @@ type Report struct {
 	MinMessages, MaxMessages int
 	// Counterexample is the shortest execution that breaks Verdict.Property
 	// (the first in enumeration order among equals), re-executed step by
-	// step; nil unless the verdict is violated. If the search stopped early
+	// step (possibly none: a finding about the configuration as a whole);
+	// nil unless the verdict is violated, or if Init panicked (there is no
+	// initial state). If the search stopped early
 	// (Result.Incomplete), it is the shortest found before the stop, and a
 	// shorter one may exist. Counterexample.ToFile is
 	// the JSON form `elcheck replay` reads.
@@ -227,11 +229,15 @@ func MaxStates(limit int64) Option {
 // in, a bad option, or a fault of elcheck itself (to be reported). A
 // violated property is not an error: it is in the report.
 //
-// Unlike `elcheck verify`, Verify does not replay the counterexample in a
-// fresh process (it cannot re-execute the caller's program), so a protocol
-// keeping state outside its local state between steps may show a
-// counterexample that does not reproduce; the purity check during the
-// search catches most such protocols (invariants.StepPurity).
+// Protocols that keep state outside their local state between steps are
+// named step-purity, as by `elcheck verify`: the purity check during the
+// search runs steps again, the counterexample is re-executed, and a
+// comparison-only finding at a step is run again on a copy of its
+// configuration with ids the search had not used, where a package-level
+// cache filled by the search is empty. Unlike `elcheck verify`, Verify
+// does not replay the counterexample in a fresh process (it cannot
+// re-execute the caller's program), so state that survives even those may
+// show a counterexample that does not reproduce.
 func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report, error) {
 	if m == nil {
 		return nil, errors.New("elcheck: no protocol (nil machine)")
@@ -277,24 +283,13 @@ func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report
 	return rep, nil
 }
 
-// counterexample re-executes res's violation, if it has steps. A trace
-// that does not run again as the search recorded it shows a step that is
-// not a function of its input: the violation becomes that step-purity
-// finding, as on the command line.
+// counterexample re-executes res's violation and makes sure of it
+// (counterexamples.Confirmation, as on the command line, without its
+// fresh process).
 func (r *Report) counterexample(m spec.Machine, res *explore.Result) error {
-	v := res.Violation
-	if v == nil || len(v.Trace) == 0 && v.LoopAt < 0 {
-		return nil
-	}
-	t, err := counterexamples.Rebuild(m, v)
-	var div *counterexamples.Diverged
-	switch {
-	case errors.As(err, &div):
-		t = div.PurityFinding()
-		v.Property, v.Detail, v.LoopAt = t.Property, t.Detail, -1
-		v.Trace = v.Trace[:len(t.Steps)]
-	case err != nil:
-		return fmt.Errorf("elcheck: internal error: the counterexample found (%s, configuration %s) does not replay: %v; please report it", v.Property, v.Config, err)
+	t, err := counterexamples.Confirmation{}.Confirm(m, res)
+	if err != nil {
+		return fmt.Errorf("elcheck: internal error: %v; please report it", err)
 	}
 	r.Counterexample = t
 	return nil

@@ -2,6 +2,8 @@ package elcheck
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,6 +170,42 @@ func TestFamilyNetworkCapacity(t *testing.T) {
 	} {
 		if _, err := Verify(ctx, m, 4, bad.opt); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("want an error saying %q, got %v", bad.want, err)
+		}
+	}
+}
+
+// A protocol that caches a step's result in a package-level map is named
+// step-purity, as on the command line, though the cache makes its
+// counterexample look like arithmetic on ids (comparison-only) in the
+// process that searched: the finding does not occur again on ids the
+// search had not used. Protocols that do misuse ids stay comparison-only,
+// with the property violated and nothing demoted.
+func TestImpureNamedStepPurity(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		m    spec.Machine
+		n    int
+		want string
+	}{
+		{spec.Erase(fixtures.PkgCache{}), 3, invariants.StepPurity},
+		{spec.Erase(fixtures.PkgCache{}), 4, invariants.StepPurity},
+		{spec.Erase(fixtures.PkgCache{}), 3, invariants.StepPurity}, // again, the cache as the first run left it
+		{spec.Erase(fixtures.OddSkips{}), 3, invariants.ComparisonOnly},
+		{spec.Erase(fixtures.Overflow{}), 3, invariants.ComparisonOnly},
+	} {
+		rep, err := Verify(ctx, tt.m, tt.n, Workers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s n=%d", tt.m.Info().Name, tt.n)
+		if v := rep.Verdict; v.Outcome != invariants.Violated || v.Property != tt.want || rep.Counterexample == nil || rep.Counterexample.Property != tt.want {
+			t.Fatalf("%s: %v, want %s violated with its counterexample:\n%s", name, v, tt.want, rep.Text)
+		}
+		if !slices.Equal(rep.Result.Violated, []string{tt.want}) {
+			t.Errorf("%s: violated %v, want only %s", name, rep.Result.Violated, tt.want)
+		}
+		if tt.want == invariants.StepPurity && !strings.Contains(rep.Counterexample.Detail, "does not reproduce on a fresh copy of its configuration") {
+			t.Errorf("%s: the detail does not say why:\n%s", name, rep.Counterexample.Detail)
 		}
 	}
 }

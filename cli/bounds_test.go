@@ -142,7 +142,7 @@ func TestBoundsWorstOut(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Replace(b, []byte(`"worst": true`), []byte(`"worst": false`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := elcheck("replay", path); code != exitVerified || !strings.Contains(out, "NOT REPRODUCED: the execution sends 14 messages, within") {
+	if code, out, _ := elcheck("replay", path); code != exitNotReproduced || !strings.Contains(out, "NOT REPRODUCED: the execution sends 14 messages, within") {
 		t.Errorf("replay exit %d:\n%s", code, out)
 	}
 }

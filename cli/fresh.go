@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/elcheck/elcheck/counterexamples"
-	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
 )
 
@@ -29,9 +28,10 @@ const freshEnv = "ELCHECK_FRESH_REPLAY"
 func confirmFresh(ctx context.Context, t *counterexamples.Trace) (ok bool, why string, err error) {
 	switch {
 	case t.Property == invariants.StepPurity, t.Property == invariants.StepPanicked, t.Property == invariants.Uniformity,
-		t.Property == invariants.ComparisonOnly && len(t.Steps) == 0:
+		t.Property == invariants.ComparisonOnly && len(t.Steps) == 0, len(t.Steps) == 0 && t.LoopAt < 0:
 		// The first two are about single steps and are re-checked by the
-		// replay itself; the others relate several executions. A
+		// replay itself; the others relate several executions, or run no
+		// step, which leaves nothing for hidden state to change. A
 		// comparison-only finding at a step is asked again: a step that
 		// reads a package-level cache filled earlier in this process can
 		// differ from its relabelled run here and not in a fresh process.
@@ -59,25 +59,12 @@ func confirmFresh(ctx context.Context, t *counterexamples.Trace) (ok bool, why s
 	switch {
 	case errors.As(err, &exit) && exit.ExitCode() == exitViolated:
 		return true, "", nil
-	case err == nil:
+	case exit != nil && exit.ExitCode() == exitNotReproduced:
 		// replay prints the trace, then "NOT REPRODUCED: why".
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		return false, strings.TrimPrefix(lines[len(lines)-1], "NOT REPRODUCED: "), nil
-	case exit != nil && exit.ExitCode() == exitUsage && strings.Contains(string(exit.Stderr), "does not fit"):
-		// A step the trace takes is not even enabled there.
-		msg := strings.TrimSpace(string(exit.Stderr))
-		return false, strings.TrimPrefix(msg, "elcheck: "), nil
+		return false, "elcheck replay: " + strings.TrimPrefix(lines[len(lines)-1], "NOT REPRODUCED: "), nil
 	case exit != nil:
 		return false, "", fmt.Errorf("the replay exited %d: %s", exit.ExitCode(), strings.TrimSpace(string(exit.Stderr)))
 	}
 	return false, "", err
-}
-
-// notReproduced turns a counterexample that does not occur again in a
-// fresh process into the step-purity finding it is.
-func notReproduced(v *explore.Violation, t *counterexamples.Trace, why string) {
-	detail := fmt.Sprintf("the %s counterexample the search found (%s) does not reproduce in a fresh process (elcheck replay: %s): the protocol keeps state between steps outside its local state, such as a package-level cache or counter (elcheck vet finds them)",
-		v.Property, v.Detail, why)
-	v.Property, v.Detail, v.LoopAt = invariants.StepPurity, detail, -1
-	t.Property, t.Detail, t.LoopAt = v.Property, v.Detail, -1
 }

@@ -32,6 +32,9 @@ const (
 	exitUsage      = 2
 	exitIncomplete = 3
 	exitInternal   = 4
+	// exitNotReproduced is replay's: the trace ran, or ran part way, and
+	// its violation did not occur again.
+	exitNotReproduced = 5
 )
 
 // exitCode is the exit code of a verdict's outcome.

@@ -13,9 +13,15 @@ import (
 )
 
 var replayCommand = &cli.Command{
-	Name:            "replay",
-	Usage:           "re-execute a trace written by verify -trace-out and confirm or refute its violation",
-	UsageText:       "elcheck replay FILE [-against=NAME]\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol\n-against=NAME replays it on the protocol NAME too and marks the first step where the two differ",
+	Name:  "replay",
+	Usage: "re-execute a trace written by verify -trace-out and confirm or refute its violation",
+	UsageText: "elcheck replay FILE [-against=NAME]\n\n" +
+		"exit 1: CONFIRMED, the violation occurs again\n" +
+		"exit 5: NOT REPRODUCED, the violation does not occur: the trace runs without it, or stops fitting part way (a step no longer enabled), the protocol not behaving as when the trace was recorded (impure?)\n" +
+		"exit 3: NOT RE-CHECKED, the property relates several executions (uniformity, comparison-only found by re-exploring, step-purity with no step): run elcheck verify again\n" +
+		"exit 0: REPLAYED, an execution with the most messages, within the bound (bounds -worst-out)\n" +
+		"exit 2: the file is malformed, or of another protocol or configuration (its first step is not enabled)\n" +
+		"-against=NAME replays it on the protocol NAME too and marks the first step where the two differ",
 	Flags:           []cli.Flag{againstFlag},
 	Action:          replayAction,
 	OnUsageError:    usageError,
@@ -50,7 +56,14 @@ func replayAction(c *cli.Context) error {
 		return err
 	}
 	o, err := counterexamples.Replay(f, m)
-	if err != nil {
+	var div *counterexamples.Diverged
+	switch {
+	case errors.As(err, &div) && len(div.Partial.Steps) > 0:
+		// Its first steps ran: the protocol, not the file, changed.
+		div.Partial.WriteText(c.App.Writer)
+		fmt.Fprintf(c.App.Writer, "NOT REPRODUCED: %v: the protocol does not behave as when the trace was recorded (impure?)\n", err)
+		return cli.Exit("", exitNotReproduced)
+	case err != nil:
 		return usagef("the trace does not fit %s: %v", f.Algo, err)
 	}
 	if err := markAgainst(o.Trace, ref); err != nil {
@@ -66,8 +79,12 @@ func replayAction(c *cli.Context) error {
 		fmt.Fprintf(w, "REPLAYED: %s: the most messages elcheck bounds found, not a violation\n", o.Why)
 		return nil
 	}
+	if o.Unchecked {
+		fmt.Fprintf(w, "NOT RE-CHECKED: %s\n", o.Why)
+		return cli.Exit("", exitIncomplete)
+	}
 	fmt.Fprintf(w, "NOT REPRODUCED: %s\n", o.Why)
-	return nil
+	return cli.Exit("", exitNotReproduced)
 }
 
 // helpHint points a user who wrote "elcheck replay help" (a file that does

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -399,49 +398,16 @@ func verifyAction(c *cli.Context) error {
 	return rep.exit()
 }
 
-// counterexample rebuilds the trace of res's violation, if it has steps,
-// and makes sure it is what it says: a trace that does not run again as the
-// search recorded it, or whose violation does not occur again in a fresh
-// process, shows a step that is not a function of its input, and res's
-// violation becomes that step-purity finding. Any other failure to rebuild
-// is elcheck's own (exit 4).
+// counterexample rebuilds the trace of res's violation and makes sure it
+// is what it says, as elcheck.Verify does (counterexamples.Confirmation),
+// and also in a fresh process (confirmFresh). A failure to rebuild is
+// elcheck's own (exit 4).
 func counterexample(ctx context.Context, m spec.Machine, res *explore.Result) (*counterexamples.Trace, error) {
-	v := res.Violation
-	if v == nil || len(v.Trace) == 0 && v.LoopAt < 0 {
-		return nil, nil
-	}
-	trace, err := rebuild(m, v)
-	found := v.Property
-	defer func() {
-		if v.Property == found {
-			return
-		}
-		// What the search called a violation of found came from an impure
-		// step: found is not known to fail.
-		res.Violated = slices.DeleteFunc(res.Violated, func(p string) bool { return p == found })
-		for i, p := range res.Properties {
-			if p.Name == found && !slices.Contains(res.Violated, found) {
-				res.Properties[i].Status = explore.Unknown
-				res.Properties[i].Note = "its counterexample came from a step that is not a function of its input (step-purity)"
-			}
-		}
-	}()
-	var div *counterexamples.Diverged
-	switch {
-	case errors.As(err, &div):
-		trace = div.PurityFinding()
-		v.Property, v.Detail, v.LoopAt = trace.Property, trace.Detail, -1
-		v.Trace = v.Trace[:len(trace.Steps)]
-	case err != nil:
-		return nil, internalf("the counterexample found (%s, configuration %s) does not replay: %v", v.Property, v.Config, err)
-	default:
-		if ok, why, err := confirmFresh(ctx, trace); err == nil && !ok {
-			notReproduced(v, trace, why)
-		}
-	}
-	if !slices.Contains(res.Violated, v.Property) {
-		res.Violated = append(res.Violated, v.Property)
-		slices.Sort(res.Violated)
+	c := counterexamples.Confirmation{Rebuild: rebuild, Where: "in a fresh process",
+		Elsewhere: func(t *counterexamples.Trace) (bool, string, error) { return confirmFresh(ctx, t) }}
+	trace, err := c.Confirm(m, res)
+	if err != nil {
+		return nil, internalf("%v", err)
 	}
 	return trace, nil
 }

@@ -341,6 +341,9 @@ type Outcome struct {
 	// Within is true when a Worst trace runs again within the bound, as
 	// recorded: neither a violation nor a failure to reproduce one.
 	Within bool
+	// Unchecked is true when the property is not one a replay can re-check
+	// (it relates several executions or searches): nothing is established.
+	Unchecked bool
 	// Why says what was seen, in one line.
 	Why   string
 	Trace *Trace
@@ -376,7 +379,9 @@ func judge(t *Trace) Outcome {
 	switch t.Property {
 	case invariants.StepPanicked, invariants.StepPurity:
 		if len(t.Steps) == 0 {
-			o.Why = "the trace has no step"
+			// Found by comparing two searches of the configuration, or a
+			// path that did not replay from its first step.
+			o.Unchecked, o.Why = true, "a finding with no step relates two runs of the search; run `elcheck verify` again to re-check it"
 			return o
 		}
 		last := t.Steps[len(t.Steps)-1]
@@ -446,11 +451,11 @@ func judge(t *Trace) Outcome {
 				o.Why = "the initial states commute with the relabellings of the ids"
 			}
 		default:
-			o.Why = t.Property + " relates several executions; run `elcheck verify` again to re-check it"
+			o.Unchecked, o.Why = true, t.Property+" relates several executions; run `elcheck verify` again to re-check it"
 		}
 		return o
 	case invariants.Uniformity:
-		o.Why = t.Property + " relates several executions; run `elcheck verify` again to re-check it"
+		o.Unchecked, o.Why = true, t.Property+" relates several executions; run `elcheck verify` again to re-check it"
 		return o
 	case invariants.Deadlock:
 		if d := sy.Deadlock(&final); terminal && d != "" {

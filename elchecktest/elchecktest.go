@@ -44,7 +44,7 @@ func Verify(t testing.TB, m spec.Machine, n int, opts ...elcheck.Option) *elchec
 	}
 	switch rep.Verdict.Outcome {
 	case invariants.Violated:
-		where := "; no trace file: it has no steps"
+		where := "; no trace file: Init panicked, there is no initial state"
 		if rep.Counterexample != nil {
 			file := filepath.Join(t.ArtifactDir(), fmt.Sprintf("%s-n%d.json", sanitize(rep.Algo), n))
 			if err := rep.Counterexample.WriteFile(file); err != nil {

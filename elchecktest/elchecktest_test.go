@@ -1,6 +1,7 @@
 package elchecktest
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/elcheck/elcheck"
 	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/protocols"
 )
 
@@ -37,6 +39,11 @@ func (r *recorder) Fatalf(format string, args ...any) {
 func verify(t *testing.T, name string, n int, opts ...elcheck.Option) (*recorder, *elcheck.Report) {
 	t.Helper()
 	m, ok := protocols.Lookup(name)
+	for _, f := range fixtures.All() {
+		if f.Info().Name == name {
+			m, ok = f, true
+		}
+	}
 	if !ok {
 		t.Fatalf("no protocol %q", name)
 	}
@@ -59,11 +66,16 @@ func TestVerify(t *testing.T) {
 		// fails is what the failure says; empty: no failure.
 		fails []string
 		trace bool
+		// property is the trace file's; validity if empty.
+		property string
 	}{
 		{name: "verified", algo: "cr", n: 3},
 		{name: "violated", algo: "cr-flip", n: 3, fails: []string{"VIOLATED: validity", "step 1:", "cr-flip-n3.json"}, trace: true},
 		{name: "incomplete", algo: "cr", n: 4, opts: []elcheck.Option{elcheck.MaxStates(5)}, fails: []string{"did not finish", "INCOMPLETE"}},
 		{name: "bad n", algo: "cr", n: 0, fails: []string{"n must be between 1 and 16"}},
+		// A package-level cache is named as on the command line, and its
+		// counterexample is written like any other.
+		{name: "impure", algo: "fixture-pkg-cache", n: 3, fails: []string{"VIOLATED: step-purity", "does not reproduce on a fresh copy", "fixture-pkg-cache-n3.json"}, trace: true, property: "step-purity"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, rep := verify(t, tc.algo, tc.n, tc.opts...)
@@ -85,7 +97,8 @@ func TestVerify(t *testing.T) {
 			}
 			if tc.trace {
 				f, err := counterexamples.ReadFile(file)
-				if err != nil || f.Property != "validity" {
+				want := cmp.Or(tc.property, "validity")
+				if err != nil || f.Property != want {
 					t.Errorf("the trace file reads back as %+v, %v", f, err)
 				}
 			}
