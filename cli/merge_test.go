@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +22,7 @@ import (
 
 // shardReports runs verify args -shard=i/k -format=json in this process for
 // every i and returns each report as a generic JSON object, to be edited.
-func shardReports(t *testing.T, k int, args ...string) []map[string]any {
+func shardReports(t testing.TB, k int, args ...string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for i := range k {
@@ -40,7 +42,7 @@ func shardReports(t *testing.T, k int, args ...string) []map[string]any {
 
 // set sets the field at path in a JSON object: dot-separated keys and
 // array indices, as "properties.4.status".
-func set(t *testing.T, v any, path string, val any) {
+func set(t testing.TB, v any, path string, val any) {
 	t.Helper()
 	keys := strings.Split(path, ".")
 	for n, key := range keys {
@@ -281,38 +283,104 @@ func TestVerdictJSON(t *testing.T) {
 // testdata/fuzz/FuzzMergeReport are real reports: shards verified,
 // violated, cut short and empty.
 func FuzzMergeReport(f *testing.F) {
-	usage := func(t *testing.T, err error) {
+	f.Fuzz(func(t *testing.T, b []byte) { mergeAll(t, b) })
+}
+
+// FuzzMergeReportEdit edits one field of one shard's report in a real
+// sweep, as a hand or a script might, and merges the sweep under the rules
+// of FuzzMergeReport: the mutations of bytes rarely get past the JSON
+// syntax, these always do. sweep and shard pick the report, field one of
+// its leaves (in the order walked), kind the value: num as a number, str as
+// a string, or num's parity as a bool.
+func FuzzMergeReportEdit(f *testing.F) {
+	var sweeps [][]map[string]any
+	for _, args := range [][]string{{"-algo=dkr", "-n=4"}, {"-algo=cr-flip", "-n=4"}, {"-algo=dkr-nosecond", "-n=4", "-max-states=100", "-workers=1"}} {
+		sweeps = append(sweeps, shardReports(f, 3, args...))
+	}
+	sweeps = append(sweeps, shardReports(f, 1, "-algo=cr", "-n=3"))
+	f.Add(uint8(0), uint8(1), uint16(17), uint8(0), int64(10), "")
+	f.Add(uint8(0), uint8(1), uint16(40), uint8(1), int64(0), "violated")
+	f.Fuzz(func(t *testing.T, sweep, shard uint8, field uint16, kind uint8, num int64, str string) {
+		reports := sweeps[int(sweep)%len(sweeps)]
+		files := make([][]byte, len(reports))
+		for i, r := range reports {
+			files[i], _ = json.Marshal(r)
+		}
+		i := int(shard) % len(reports)
+		var r map[string]any
+		json.Unmarshal(files[i], &r) // a copy to edit
+		leaves := jsonLeaves(r, "")
+		vals := []any{num, str, num%2 == 0}
+		set(t, r, leaves[int(field)%len(leaves)], vals[int(kind)%len(vals)])
+		files[i], _ = json.Marshal(r)
+		mergeAll(t, files...)
+	})
+}
+
+// jsonLeaves lists the paths (as set takes them) of the values in v that
+// are neither objects nor arrays, in a fixed order.
+func jsonLeaves(v any, path string) []string {
+	join := func(k string) string {
+		if path == "" {
+			return k
+		}
+		return path + "." + k
+	}
+	switch c := v.(type) {
+	case map[string]any:
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(c)) {
+			out = append(out, jsonLeaves(c[k], join(k))...)
+		}
+		return out
+	case []any:
+		var out []string
+		for i, e := range c {
+			out = append(out, jsonLeaves(e, join(strconv.Itoa(i)))...)
+		}
+		return out
+	}
+	return []string{path}
+}
+
+// mergeAll merges the reports in files: they must be refused with a
+// one-line usage error, or merge without claiming more than they count.
+func mergeAll(t *testing.T, files ...[]byte) {
+	usage := func(err error) {
 		var e cli.ExitCoder
 		if !errors.As(err, &e) || e.ExitCode() != exitUsage || strings.Contains(e.Error(), "\n") {
 			t.Fatalf("not a one-line usage error: %q", err)
 		}
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := decodeReport("fuzz.json", b)
+	var shards []shardReport
+	for i, b := range files {
+		path := fmt.Sprintf("shard-%d.json", i)
+		r, err := decodeReport(path, b)
 		if err != nil {
-			usage(t, err)
+			usage(err)
 			return
 		}
-		m, err := mergeReports([]shardReport{{"fuzz.json", *r}})
-		if err != nil {
-			usage(t, err)
-			return
+		shards = append(shards, shardReport{path, *r})
+	}
+	m, err := mergeReports(shards)
+	if err != nil {
+		usage(err)
+		return
+	}
+	if m.verdict.Outcome == invariants.Verified {
+		if m.ConfigsDone != m.ConfigsTotal || len(m.Merged.Missing) > 0 || m.Counterexample != nil {
+			t.Fatalf("VERIFIED with %d of %d configurations done, missing %v", m.ConfigsDone, m.ConfigsTotal, m.Merged.Missing)
 		}
-		if m.verdict.Outcome == invariants.Verified {
-			if m.ConfigsDone != m.ConfigsTotal || len(m.Merged.Missing) > 0 || m.Counterexample != nil {
-				t.Fatalf("VERIFIED with %d of %d configurations done, missing %v", m.ConfigsDone, m.ConfigsTotal, m.Merged.Missing)
+		for _, p := range m.Properties {
+			if p.Status != explore.Holds && p.Status != explore.NotChecked {
+				t.Fatalf("VERIFIED with %s %s", p.Name, p.Status)
 			}
-			for _, p := range m.Properties {
-				if p.Status != explore.Holds && p.Status != explore.NotChecked {
-					t.Fatalf("VERIFIED with %s %s", p.Name, p.Status)
-				}
-			}
 		}
-		if m.States < 0 || m.Transitions < 0 || m.ConfigsDone < 0 || m.ConfigsDone > m.ConfigsTotal {
-			t.Fatalf("figures out of range: %+v", m.jsonReport)
-		}
-		var buf bytes.Buffer
-		m.writeText(&buf)
-		m.writeJSON(&buf)
-	})
+	}
+	if m.States < 0 || m.Transitions < 0 || m.ConfigsDone < 0 || m.ConfigsDone > m.ConfigsTotal {
+		t.Fatalf("figures out of range: %+v", m.jsonReport)
+	}
+	var buf bytes.Buffer
+	m.writeText(&buf)
+	m.writeJSON(&buf)
 }
