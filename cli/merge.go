@@ -21,7 +21,7 @@ var mergeCommand = &cli.Command{
 	Name:  "merge",
 	Usage: "combine the JSON reports of the shards of a sweep (verify -shard=i/k -format=json) into one report",
 	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] [-chart=FILE] FILE...\n\n" +
-		"exit 0: verified; 1: a violation found; 2: a file is unreadable or the files do not belong together; " +
+		"exit 0: verified; 1: a violation found; 2: a file is unreadable or inconsistent (its counts or verdict do not add up), or the files do not belong together; " +
 		"3: incomplete (a shard was cut short or is missing)",
 	Flags:           []cli.Flag{formatFlag, traceOutFlag, chartFlag},
 	Action:          mergeAction,
