@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/elcheck/elcheck/invariants"
 )
 
 // FormatVersion is the version of the JSON form; fields are only added.
@@ -389,6 +391,9 @@ type JSON struct {
 	Rows       []JSONRow `json:"rows"`
 	Verdict    string    `json:"verdict"`
 	Incomplete string    `json:"incomplete,omitempty"`
+	// JSONVerdict is the verdict as data: outcome, property
+	// (message-bound when the bound is exceeded), reason (docs/json.md).
+	invariants.JSONVerdict
 	// WorstOut is where -worst-out wrote the worst execution.
 	WorstOut string `json:"worst_out,omitempty"`
 }
@@ -433,7 +438,7 @@ type JSONWorst struct {
 // ToJSON converts the table.
 func (t *Table) ToJSON() *JSON {
 	j := &JSON{Format: FormatVersion, Algo: t.Info.Name, Title: t.Info.Title, Topology: t.Info.Topology.String(),
-		Channels: t.Channels.String(), Space: t.Space, MeanOver: t.Placements, Verdict: t.Verdict().String(), Incomplete: t.Incomplete, Rows: []JSONRow{}}
+		Channels: t.Channels.String(), Space: t.Space, MeanOver: t.Placements, Verdict: t.Verdict().String(), JSONVerdict: t.Verdict().JSON(), Incomplete: t.Incomplete, Rows: []JSONRow{}}
 	for _, r := range t.Rows {
 		jr := JSONRow{N: r.N, Configurations: r.Configs, Measured: r.Measured, Placements: r.Placements, States: r.States,
 			Bound: r.Bound, Literature: r.Literature, Violated: r.Violated, Incomplete: r.Incomplete}

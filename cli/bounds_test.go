@@ -183,3 +183,35 @@ func TestBoundsFormats(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
+
+// bounds -format=json gives its verdict as data too, beside the text line.
+func TestBoundsVerdictJSON(t *testing.T) {
+	type verdict struct {
+		Verdict  string `json:"verdict"`
+		Outcome  string `json:"outcome"`
+		Property string `json:"property"`
+		Reason   string `json:"reason"`
+	}
+	const stop = "n=3: state limit of 10 reached after 1 of 14 configurations"
+	tests := []struct {
+		args []string
+		code int
+		want verdict
+	}{
+		{[]string{"-algo=cr", "-n=3"}, exitVerified, verdict{"WITHIN BOUND", "verified", "", ""}},
+		{[]string{"-algo=cr-flip", "-n=3"}, exitViolated, verdict{"VIOLATED: validity", "violated", "validity", ""}},
+		{[]string{"-algo=dkr-nosecond", "-n=6"}, exitViolated, verdict{"EXCEEDED: the declared bound 2N⌊log N⌋ + 2N at n=6", "violated", "message-bound", "the declared bound 2N⌊log N⌋ + 2N at n=6"}},
+		{[]string{"-algo=cr", "-n=3", "-max-states=10", "-workers=1"}, exitIncomplete, verdict{"INCOMPLETE: " + stop, "incomplete", "", stop}},
+	}
+	for _, tt := range tests {
+		code, out, stderr := elcheck(append([]string{"bounds", "-format=json"}, tt.args...)...)
+		var got verdict
+		if err := json.Unmarshal([]byte(out), &got); err != nil || code != tt.code {
+			t.Errorf("%v: exit %d, %v\n%s%s", tt.args, code, err, out, stderr)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%v: got %+v, want %+v", tt.args, got, tt.want)
+		}
+	}
+}

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/invariants"
@@ -19,7 +21,7 @@ var mergeCommand = &cli.Command{
 	Name:  "merge",
 	Usage: "combine the JSON reports of the shards of a sweep (verify -shard=i/k -format=json) into one report",
 	UsageText: "elcheck merge [-format=json] [-trace-out=FILE] [-chart=FILE] FILE...\n\n" +
-		"exit 0: verified; 1: a violation found; 2: a file is unreadable or the files do not belong together; " +
+		"exit 0: verified; 1: a violation found; 2: a file is unreadable or inconsistent (its counts or verdict do not add up), or the files do not belong together; " +
 		"3: incomplete (a shard was cut short or is missing)",
 	Flags:           []cli.Flag{formatFlag, traceOutFlag, chartFlag},
 	Action:          mergeAction,
@@ -76,13 +78,21 @@ func mergeAction(c *cli.Context) error {
 	return rep.exit()
 }
 
-// readReport reads one shard's report and checks that it is whole and
-// consistent with the space it names.
+// readReport reads one shard's report and checks it (decodeReport).
 func readReport(path string) (*jsonReport, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	return decodeReport(path, b)
+}
+
+// decodeReport reads the report in b (path names it in errors) and checks
+// that it is whole and consistent: merge proves a space by exhaustion, so
+// it trusts no claim of a shard's that its counts do not bear out
+// (checkReport). Every refusal is a usage error naming the file and the
+// field.
+func decodeReport(path string, b []byte) (*jsonReport, error) {
 	var trace struct {
 		Version int `json:"elcheck_trace"`
 	}
@@ -92,65 +102,214 @@ func readReport(path string) (*jsonReport, error) {
 	}
 	var r jsonReport
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, usagef("%s is not an elcheck report (write one with elcheck verify -shard=i/k -format=json): %v", path, err)
+		return nil, usagef("%s is not an elcheck report (write one with elcheck verify -shard=i/k -format=json): %v", path, oneLine(err))
 	}
 	switch {
 	case r.Format == 0:
 		return nil, usagef("%s is not an elcheck report: it has no elcheck_report field (write one with elcheck verify -shard=i/k -format=json)", path)
 	case r.Format != reportFormat:
-		return nil, usagef("%s: report format %d, this elcheck reads format %d", path, r.Format, reportFormat)
+		return nil, usagef("%s: report format %d, this elcheck reads format %d: write every shard's report with this elcheck", path, r.Format, reportFormat)
 	case r.Merged != nil:
 		return nil, usagef("%s is a merged report: merge takes the shards' own reports", path)
-	case r.Shard == nil || r.Shard.Count < 1 || r.Shard.Count > maxShards || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
-		return nil, usagef("%s: the report names no valid shard i of k", path)
-	case r.N < 1 || r.N > maxN:
-		return nil, usagef("%s: n=%d is out of range", path, r.N)
-	case (r.Violation == nil) != (r.Counterexample == nil):
-		return nil, usagef("%s: the report has a violation without its counterexample summary, or the reverse", path)
 	}
-	// The counts of the space and of the shard follow from n, the fixed ids
-	// and initiators, and i/k: a report that disagrees was cut or edited.
+	if err := checkReport(&r); err != nil {
+		return nil, usagef("%s: %s", path, oneLine(err))
+	}
+	return &r, nil
+}
+
+// checkReport checks a shard's report against itself: the shard against
+// the space it names (the counts follow from the protocol, n, the fixed
+// ids and initiators, and i/k), the counts against each other, and the
+// verdict against what the report holds. A report that disagrees was cut,
+// edited, or written by another build. The error names the field.
+func checkReport(r *jsonReport) error {
+	switch {
+	case r.Shard == nil || r.Shard.Count < 1 || r.Shard.Count > maxShards || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
+		return errors.New("shard: the report names no valid shard i of k")
+	case r.WholeSpace != (r.Shard.Count == 1):
+		return fmt.Errorf("whole_space: %v in shard %d of %d", r.WholeSpace, r.Shard.Index, r.Shard.Count)
+	case r.N < 1 || r.N > maxN:
+		return fmt.Errorf("n: %d is out of range 1..%d", r.N, maxN)
+	case (r.Violation == nil) != (r.Counterexample == nil):
+		return errors.New("violation: the report has a violation without its counterexample summary, or the reverse")
+	case r.Search != explore.BFS.String() && r.Search != explore.DFS.String():
+		return fmt.Errorf("search: %q: the report's search is bfs or dfs", r.Search)
+	}
+	mach, ok := lookupMachine(r.Algo)
+	if !ok {
+		return fmt.Errorf("algo: %q is not a protocol this elcheck knows (see elcheck list)", r.Algo)
+	}
+	if _, err := spec.ParseChannels(r.Channels); err != nil {
+		return fmt.Errorf("channels: %q: fifo or bag", r.Channels)
+	}
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"configurations_done", int64(r.ConfigsDone)}, {"states", r.States}, {"transitions", r.Transitions}, {"final_states", r.FinalStates},
+		{"max_depth", int64(r.MaxDepth)}, {"elapsed_ms", r.ElapsedMS}, {"elapsed_max_ms", r.ElapsedMaxMS}, {"configurations_cached", int64(r.Cached)},
+		{"configurations_on_disk", int64(r.Disk)}, {"uniformity_checked", r.UniformChecked}, {"uniformity_every", int64(r.UniformEvery)},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("%s: %d is negative", f.name, f.v)
+		}
+	}
+	if r.Collision < 0 || r.Collision > 1 {
+		return fmt.Errorf("collision_probability: %g is not a probability", r.Collision)
+	}
+	// -1 and -1 when no execution was complete.
+	if m := r.Messages; (m.Min < 0 || m.Max < 0) && m != (jsonMessages{-1, -1}) || m.Min > m.Max {
+		return fmt.Errorf("messages: min %d, max %d: want 0 <= min <= max, or both -1", m.Min, m.Max)
+	}
+	sp, err := reportSpace(r, mach)
+	if err != nil {
+		return err
+	}
+	if total := sp.Count(); r.ConfigsTotal != total {
+		return fmt.Errorf("configurations_total: the space has %d configurations but the report says %d", total, r.ConfigsTotal)
+	}
+	sp.Shard, sp.Shards = r.Shard.Index, r.Shard.Count
+	if c := sp.Count(); r.Configurations != c {
+		return fmt.Errorf("configurations: shard %d of %d has %d configurations but the report says %d", r.Shard.Index, r.Shard.Count, c, r.Configurations)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"configurations_done", r.ConfigsDone}, {"configurations_cached", r.Cached}, {"configurations_on_disk", r.Disk}} {
+		if f.v > r.Configurations {
+			return fmt.Errorf("%s: %d, more than the shard's %d configurations", f.name, f.v, r.Configurations)
+		}
+	}
+	if err := checkProperties(r, explore.Checks(sp)); err != nil {
+		return err
+	}
+	if c := r.Counterexample; c != nil {
+		switch {
+		case c.ConfigIndex < 0 || c.ConfigIndex >= r.ConfigsTotal || c.ConfigIndex%r.Shard.Count != r.Shard.Index:
+			return fmt.Errorf("counterexample: config_index %d is not a configuration of shard %d of %d", c.ConfigIndex, r.Shard.Index, r.Shard.Count)
+		case c.Length < 0:
+			return fmt.Errorf("counterexample: length %d is negative", c.Length)
+		case r.Violation.Property != c.Property:
+			return fmt.Errorf("violation: property %q, but the counterexample's is %q", r.Violation.Property, c.Property)
+		}
+	}
+	v := r.contentVerdict()
+	if v.Outcome == invariants.Verified && r.ConfigsDone != r.Configurations {
+		return fmt.Errorf("configurations_done: %d of %d, yet the report says neither why the search stopped (incomplete) nor what it found (counterexample)", r.ConfigsDone, r.Configurations)
+	}
+	if want := r.verdictLine(v); r.Verdict != want {
+		return fmt.Errorf("verdict: %q, but the report's contents give %q", r.Verdict, want)
+	}
+	want := v.JSON()
+	for _, f := range [][3]string{{"outcome", r.Outcome, want.Outcome}, {"property", r.Property, want.Property}, {"reason", r.Reason, want.Reason}} {
+		if f[1] != f[2] {
+			return fmt.Errorf("%s: %q, but the report's contents give %q", f[0], f[1], f[2])
+		}
+	}
+	return nil
+}
+
+// reportSpace is the space a report names, without its shard: the space
+// verify builds from the same flags (parseSpace).
+func reportSpace(r *jsonReport, mach spec.Machine) (configs.Space, error) {
 	kind, err := spec.ParseTopologyKind(r.Topology)
 	if err != nil {
-		return nil, usagef("%s: %v", path, err)
+		return configs.Space{}, fmt.Errorf("topology: %v", err)
 	}
 	var links [][2]int
 	if g := r.Space.Graph; g != "" {
 		if links, _, err = parseLinks(g); err != nil {
-			return nil, usagef("%s: %v", path, err)
+			return configs.Space{}, fmt.Errorf("space.graph: %v", err)
 		}
+	}
+	if own := mach.Info().Topology; !slices.Contains(own.Families(), kind) {
+		return configs.Space{}, fmt.Errorf("topology: %s does not run on a %v", r.Algo, kind)
 	}
 	sp, err := familySpace(r.Algo, kind, r.N, links, r.Space.Graph)
 	if err != nil {
-		return nil, usagef("%s: %v", path, err)
+		return sp, fmt.Errorf("topology: %v", err)
+	}
+	if ids := r.Space.IDs; ids != nil {
+		if len(ids) != r.N {
+			return sp, fmt.Errorf("space.ids: %d ids for n=%d", len(ids), r.N)
+		}
+		if err := spec.CheckIDs(ids); err != nil {
+			return sp, fmt.Errorf("space.ids: %v", err)
+		}
+	}
+	if c := r.Space.Capacity; c < 0 || c > maxCapacity {
+		return sp, fmt.Errorf("space.capacity: %d is not 0..%d", c, maxCapacity)
 	}
 	sp.IDs, sp.AllPlacements, sp.Capacity = r.Space.IDs, r.Space.AllPlacements, r.Space.Capacity
-	if mach, ok := lookupMachine(r.Algo); ok {
-		sp.PortBlind = mach.Info().PortBlind
-	}
+	sp.PortBlind = mach.Info().PortBlind
 	switch r.Space.Orientation {
 	case "":
 	case "any":
 		if err := sp.AnyPorts(); err != nil {
-			return nil, usagef("%s: orientation any: %v", path, err)
+			return sp, fmt.Errorf("space.orientation: any: %v", err)
 		}
 	default:
-		return nil, usagef("%s: unknown orientation %q", path, r.Space.Orientation)
+		return sp, fmt.Errorf("space.orientation: unknown orientation %q", r.Space.Orientation)
 	}
 	for _, p := range r.Space.Initiators {
-		if p < 0 || p >= r.N {
-			return nil, usagef("%s: initiator %d is not a position 0..%d", path, p, r.N-1)
+		if p < 0 || p >= r.N || sp.Initiators.Has(p) {
+			return sp, fmt.Errorf("space.initiators: %v: positions 0..%d, each once", r.Space.Initiators, r.N-1)
 		}
 		sp.Initiators = sp.Initiators.With(p)
 	}
-	if total := sp.Count(); r.ConfigsTotal != total {
-		return nil, usagef("%s: the space has %d configurations but the report says %d", path, total, r.ConfigsTotal)
+	return sp, nil
+}
+
+// checkProperties checks a report's properties: the ones a check of its
+// space reports (want), in order, each with a status, holds saying the
+// same, and a property marked violated exactly when there is a
+// counterexample, which must be of a violated property.
+func checkProperties(r *jsonReport, want []invariants.Property) error {
+	var got, wantNames []string
+	for _, p := range r.Properties {
+		got = append(got, p.Name)
 	}
-	sp.Shard, sp.Shards = r.Shard.Index, r.Shard.Count
-	if c := sp.Count(); r.Configurations != c || r.ConfigsDone > c {
-		return nil, usagef("%s: shard %d of %d has %d configurations but the report says %d (%d done)", path, r.Shard.Index, r.Shard.Count, c, r.Configurations, r.ConfigsDone)
+	for _, p := range want {
+		wantNames = append(wantNames, p.Name)
 	}
-	return &r, nil
+	if !slices.Equal(got, wantNames) {
+		return fmt.Errorf("properties: %q, but this elcheck checks %q: was the report written by another version?", got, wantNames)
+	}
+	for _, p := range r.Properties {
+		switch p.Status {
+		case explore.Holds, explore.Violated, explore.Unknown, explore.NotChecked:
+		default:
+			return fmt.Errorf("properties: %s: status %q: holds, violated, unknown or not checked", p.Name, p.Status)
+		}
+		if p.Holds != (p.Status == explore.Holds) {
+			return fmt.Errorf("properties: %s: holds is %v but its status is %s", p.Name, p.Holds, p.Status)
+		}
+		if p.Status == explore.Violated && r.Counterexample == nil {
+			return fmt.Errorf("properties: %s is violated, but the report has no counterexample", p.Name)
+		}
+		if p.Status == explore.Unknown && r.Incomplete == "" && r.Counterexample == nil {
+			return fmt.Errorf("properties: %s is unknown, yet the report says neither why the search stopped (incomplete) nor what it found (counterexample)", p.Name)
+		}
+	}
+	if c := r.Counterexample; c != nil {
+		if i := slices.IndexFunc(r.Properties, func(p jsonProperty) bool { return p.Name == c.Property }); i < 0 || r.Properties[i].Status != explore.Violated {
+			return fmt.Errorf("counterexample: of %s, which properties does not mark violated", c.Property)
+		}
+	}
+	return nil
+}
+
+// contentVerdict is the verdict a report's contents give, by the rule
+// explore.Result.Verdict applies to a search: a counterexample makes it
+// violated, else a stop (incomplete) incomplete, else verified. merge
+// holds each shard's verdict to it and gives the merged report its own.
+func (r *jsonReport) contentVerdict() invariants.Verdict {
+	res := explore.Result{Incomplete: r.Incomplete}
+	if c := r.Counterexample; c != nil {
+		res.Violation = &explore.Violation{Property: c.Property}
+	}
+	return res.Verdict()
 }
 
 // belongTogether returns an error if b is not a shard of the same sweep as a.
@@ -211,7 +370,7 @@ func mergeReports(shards []shardReport) (*report, error) {
 	m.jsonReport = jsonReport{Format: reportFormat, Algo: first.Algo, Topology: first.Topology, N: first.N, Channels: first.Channels,
 		Space: first.Space, Search: first.Search, Exact: first.Exact, ComparisonOnly: first.ComparisonOnly, POR: first.POR,
 		Merged:       &jsonMerged{Shards: k, Missing: []int{}},
-		ConfigsTotal: first.ConfigsTotal, Configurations: first.ConfigsTotal, Messages: jsonMessages{-1, -1}}
+		ConfigsTotal: first.ConfigsTotal, Configurations: first.ConfigsTotal, Messages: jsonMessages{-1, -1}, WholeSpace: true}
 	have := make([]bool, k)
 	var incomplete []string
 	var best *shardReport
@@ -257,14 +416,7 @@ func mergeReports(shards []shardReport) (*report, error) {
 		}
 	}
 	m.Properties = mergeProperties(shards, m)
-	switch {
-	case m.Violation != nil:
-		m.setVerdict(invariants.Verdict{Outcome: invariants.Violated, Property: m.Counterexample.Property})
-	case m.Incomplete != "":
-		m.setVerdict(invariants.Verdict{Outcome: invariants.Incomplete, Reason: m.Incomplete})
-	default:
-		m.setVerdict(invariants.Verdict{Outcome: invariants.Verified})
-	}
+	m.setVerdict(m.contentVerdict())
 	return m, nil
 }
 
@@ -309,25 +461,25 @@ func mergeProperties(shards []shardReport, m *report) []jsonProperty {
 	complete := len(m.Merged.Missing) == 0
 	var out []jsonProperty
 	for i, p := range shards[0].Properties {
-		statuses := make([]string, len(shards))
+		statuses := make([]explore.Status, len(shards))
 		for j, s := range shards {
 			statuses[j] = s.Properties[i].Status
 		}
 		all := func(st explore.Status) bool {
-			return !slices.ContainsFunc(statuses, func(s string) bool { return s != string(st) })
+			return !slices.ContainsFunc(statuses, func(s explore.Status) bool { return s != st })
 		}
-		q := jsonProperty{Name: p.Name, Status: string(explore.Unknown)}
+		q := jsonProperty{Name: p.Name, Status: explore.Unknown}
 		switch {
-		case slices.Contains(statuses, string(explore.Violated)):
-			q.Status = string(explore.Violated)
+		case slices.Contains(statuses, explore.Violated):
+			q.Status = explore.Violated
 			q.Note = m.violationDetail(shards, i)
 		case all(explore.NotChecked):
-			q.Status, q.Note = string(explore.NotChecked), p.Note
+			q.Status, q.Note = explore.NotChecked, p.Note
 		case all(explore.Holds) && complete:
-			q.Status = string(explore.Holds)
+			q.Status = explore.Holds
 		}
-		q.Holds = q.Status == string(explore.Holds)
-		if q.Status != string(explore.Violated) && q.Status != string(explore.NotChecked) {
+		q.Holds = q.Status == explore.Holds
+		if q.Status != explore.Violated && q.Status != explore.NotChecked {
 			q.Note = mergedNote(shards, i, q.Status, m)
 		}
 		out = append(out, q)
@@ -344,7 +496,7 @@ func (m *report) violationDetail(shards []shardReport, i int) string {
 		return m.Counterexample.Detail
 	}
 	for _, s := range shards {
-		if p := s.Properties[i]; p.Status == string(explore.Violated) {
+		if p := s.Properties[i]; p.Status == explore.Violated {
 			return fmt.Sprintf("shard %d: %s", s.Shard.Index, p.Note)
 		}
 	}
@@ -356,7 +508,7 @@ func (m *report) violationDetail(shards []shardReport, i int) string {
 // written afresh from the counts added up, by the table that writes them
 // for explore (invariants.Property.Report), and notes that claim the whole
 // space are kept only when it was all checked.
-func mergedNote(shards []shardReport, i int, status string, m *report) string {
+func mergedNote(shards []shardReport, i int, status explore.Status, m *report) string {
 	name := shards[0].Properties[i].Name
 	switch name {
 	case invariants.Uniformity, invariants.MessageBound:
@@ -372,7 +524,7 @@ func mergedNote(shards []shardReport, i int, status string, m *report) string {
 		note, _ := p.Report(f)
 		return note
 	default:
-		if status == string(explore.Holds) {
+		if status == explore.Holds {
 			return shards[0].Properties[i].Note
 		}
 	}

@@ -17,8 +17,10 @@ import (
 )
 
 // reportFormat is the version of the -format=json report, which merge
-// reads back. Fields are only ever added; a change of meaning bumps it.
-const reportFormat = 1
+// reads back (docs/json.md). Fields are only ever added; a change of
+// meaning bumps it. 2: a shard's verdict line says it covers only its part
+// (verdictLine), and outcome, property, reason and whole_space are added.
+const reportFormat = 2
 
 // report is what verify and merge print. verify builds it from one
 // explore.Result, merge from the JSON reports of shards; both print it with
@@ -36,9 +38,27 @@ type report struct {
 	verdict invariants.Verdict
 }
 
-// setVerdict sets the report's verdict and its text.
+// setVerdict sets the report's verdict, its text and its JSON fields; the
+// report's shard and counts must be set first.
 func (r *report) setVerdict(v invariants.Verdict) {
-	r.verdict, r.Verdict = v, v.String()
+	r.verdict, r.Verdict, r.JSONVerdict = v, r.verdictLine(v), v.JSON()
+}
+
+// verdictLine is the report's last line: the verdict's text, but for one
+// shard of several that verified its part, which must not read as a proof
+// of the whole space: it says what it covers, and an empty
+// shard says it is empty. A violation in a part is one of the whole, and
+// an incomplete part leaves the whole incomplete: those read as they are.
+func (r *jsonReport) verdictLine(v invariants.Verdict) string {
+	s := r.Shard
+	if s == nil || s.Count <= 1 || v.Outcome != invariants.Verified {
+		return v.String()
+	}
+	whole := fmt.Sprintf("run elcheck merge on the reports of all %d shards for the whole space", s.Count)
+	if r.Configurations == 0 {
+		return fmt.Sprintf("shard %d of %d: EMPTY: none of the %d configurations falls in it; %s", s.Index, s.Count, r.ConfigsTotal, whole)
+	}
+	return fmt.Sprintf("shard %d of %d: VERIFIED on its %d of %d configurations; %s", s.Index, s.Count, r.Configurations, r.ConfigsTotal, whole)
 }
 
 // jsonReport is the -format=json report. The fields up to elapsed_ms,
@@ -73,8 +93,14 @@ type jsonReport struct {
 	UniformChecked int64          `json:"uniformity_checked"`
 	UniformEvery   int            `json:"uniformity_every"` // the self-check's sampling, 0: off
 	Properties     []jsonProperty `json:"properties"`
-	Verdict        string         `json:"verdict"`
-	Incomplete     string         `json:"incomplete,omitempty"`
+	// Verdict is the text report's last line (verdictLine).
+	Verdict string `json:"verdict"`
+	// JSONVerdict is the verdict as data: outcome, property, reason.
+	invariants.JSONVerdict
+	// WholeSpace: the outcome is about the whole space (an unsharded
+	// verify, or merge), not one shard's part of it.
+	WholeSpace bool   `json:"whole_space"`
+	Incomplete string `json:"incomplete,omitempty"`
 	// DepthLimited counts the configurations searched, after a violation
 	// was known, only to DepthLimit (the deepest such limit), for a
 	// shorter counterexample; First: the check stopped at the first
@@ -128,10 +154,11 @@ type jsonMessages struct {
 }
 
 type jsonProperty struct {
-	Name   string `json:"name"`
-	Holds  bool   `json:"holds"`
-	Status string `json:"status"`
-	Note   string `json:"note,omitempty"`
+	Name string `json:"name"`
+	// Holds is Status == explore.Holds, kept for the scripts that read it.
+	Holds  bool           `json:"holds"`
+	Status explore.Status `json:"status"`
+	Note   string         `json:"note,omitempty"`
 }
 
 type jsonCounterexample struct {
@@ -157,10 +184,10 @@ func verifyReport(j *job, r *explore.Result, trace *counterexamples.Trace) *repo
 		ElapsedMS: r.Elapsed.Milliseconds(), ElapsedMaxMS: r.Elapsed.Milliseconds(),
 		Messages: jsonMessages{r.MinMessages, r.MaxMessages}, Collision: r.Collision, Cached: r.Cached, Disk: r.Disk,
 		UniformChecked: r.UniformChecked, UniformEvery: j.opts.UniformityEvery,
-		Incomplete: r.Incomplete, DepthLimited: r.DepthCut, DepthLimit: r.CutDepth, First: r.First}
+		WholeSpace: j.space.Shards <= 1, Incomplete: r.Incomplete, DepthLimited: r.DepthCut, DepthLimit: r.CutDepth, First: r.First}
 	rep.setVerdict(r.Verdict())
 	for _, p := range r.Properties {
-		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, string(p.Status), p.Note})
+		rep.Properties = append(rep.Properties, jsonProperty{p.Name, p.Status == explore.Holds, p.Status, p.Note})
 	}
 	if v := r.Violation; v != nil {
 		rep.Counterexample = &jsonCounterexample{Property: v.Property, Detail: v.Detail, ConfigIndex: v.ConfigIndex, Length: len(v.Trace)}

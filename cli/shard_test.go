@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/elcheck/elcheck/explore"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -170,8 +171,8 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 				t.Errorf("merged %s, %d of %d configurations (%d done); unsharded %s, %d of %d (%d done)",
 					got.Verdict, got.Configurations, got.ConfigsTotal, got.ConfigsDone, want.Verdict, want.Configurations, want.ConfigsTotal, want.ConfigsDone)
 			}
-			status := func(r jsonReport) map[string]string {
-				m := map[string]string{}
+			status := func(r jsonReport) map[string]explore.Status {
+				m := map[string]explore.Status{}
 				for _, p := range r.Properties {
 					m[p.Name] = p.Status
 				}

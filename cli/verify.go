@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -50,7 +49,7 @@ var (
 		"a configuration that outgrows it is searched again with its visited set (and, if its graph is not layered, its edges) on disk, with the same results (default: no bound)"}
 	workersFlag   = &cli.IntFlag{Name: "workers", Usage: "`N` configurations searched at once, or workers sharing one configuration's search when there are fewer configurations (unless it is reduced, or -exact on collapsed states); results do not depend on it (default, or 0: one per CPU)"}
 	noCompareFlag = &cli.BoolFlag{Name: "skip-comparison-only", Usage: "do not check that steps only compare ids (comparison-only is then not checked)"}
-	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge)"}
+	shardFlag     = &cli.StringFlag{Name: "shard", Usage: "check only part `I/K` of the configurations, e.g. 2/8 (0-based; combine the -format=json reports with elcheck merge); exit 0 then says only that this part verified, and the last line says so: shard I of K: VERIFIED on its ... configurations (EMPTY if none falls in it)"}
 	firstFlag     = &cli.BoolFlag{Name: "first", Usage: "stop at the first configuration with a violation, with the trace found there (not necessarily the shortest): is there a bug? (default: go on, each configuration no deeper than a shorter counterexample could be)"}
 	progressFlag  = &cli.BoolFlag{Name: "progress", Usage: "report progress on stderr even when it is not a terminal: a plain line every 10 s (on a terminal, a line rewritten twice a second, always)"}
 )

@@ -147,6 +147,13 @@ func (x *searcher) overBound(maxMsg int) *invariants.Violation {
 	return invariants.CheckBound(x.sy.Info, &x.sy.Config.Topology, maxMsg)
 }
 
+// Checks lists the properties a check of space reports, in order: every
+// one but deadlock, which only bounded channels can reach (no send blocks
+// on an unbounded channel). elcheck merge holds shards' reports to it.
+func Checks(space configs.Space) []invariants.Property {
+	return slices.DeleteFunc(slices.Clone(invariants.All), func(p invariants.Property) bool { return !p.Listed(space.Capacity) })
+}
+
 // properties gives each property its status and note: the figures come
 // from the check, the notes from the table in package invariants.
 func properties(res *Result, info spec.Info, space configs.Space, opts Options, uniformChecked int64, perStep bool) []PropertyResult {
@@ -169,10 +176,7 @@ func properties(res *Result, info spec.Info, space configs.Space, opts Options, 
 	// renumberings of uniformity).
 	whole := res.Incomplete == "" && !res.CutShort && res.ConfigsDone == res.Configs
 	var out []PropertyResult
-	for _, p := range invariants.All {
-		if !p.Listed(space.Capacity) {
-			continue
-		}
+	for _, p := range Checks(space) {
 		pr := PropertyResult{Name: p.Name, Status: Unknown}
 		f := fig
 		f.Complete = complete || whole && p.Name != invariants.ComparisonOnly && p.Name != invariants.Uniformity

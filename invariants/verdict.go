@@ -47,3 +47,25 @@ func (v Verdict) String() string {
 	}
 	return "VERIFIED"
 }
+
+// outcomeNames are the outcomes as the JSON reports spell them
+// (docs/json.md): stable words for scripts, unlike the verdict's text.
+var outcomeNames = [...]string{Verified: "verified", Violated: "violated", Incomplete: "incomplete", Internal: "internal"}
+
+// JSONVerdict is a verdict as the JSON reports of verify, merge and bounds
+// carry it, beside the text line, so that no script has to read the
+// verdict out of its text.
+type JSONVerdict struct {
+	// Outcome is "verified", "violated", "incomplete" or "internal".
+	Outcome string `json:"outcome"`
+	// Property is the property reported violated (outcome violated).
+	Property string `json:"property,omitempty"`
+	// Reason says why the search stopped early (outcome incomplete or
+	// internal), or, for an exceeded message bound, where.
+	Reason string `json:"reason,omitempty"`
+}
+
+// JSON is the verdict as the JSON reports carry it.
+func (v Verdict) JSON() JSONVerdict {
+	return JSONVerdict{Outcome: outcomeNames[v.Outcome], Property: v.Property, Reason: v.Reason}
+}

@@ -129,3 +129,22 @@ func TestReportNotes(t *testing.T) {
 		})
 	}
 }
+
+// Every outcome has its word in the JSON reports, and the verdict's
+// property and reason go with it as they are.
+func TestVerdictJSON(t *testing.T) {
+	tests := []struct {
+		v    Verdict
+		want JSONVerdict
+	}{
+		{Verdict{Outcome: Verified}, JSONVerdict{Outcome: "verified"}},
+		{Verdict{Outcome: Violated, Property: Validity}, JSONVerdict{Outcome: "violated", Property: Validity}},
+		{Verdict{Outcome: Incomplete, Reason: "time limit reached"}, JSONVerdict{Outcome: "incomplete", Reason: "time limit reached"}},
+		{Verdict{Outcome: Internal, Reason: "internal error after 0 of 6 configurations"}, JSONVerdict{Outcome: "internal", Reason: "internal error after 0 of 6 configurations"}},
+	}
+	for _, tt := range tests {
+		if got := tt.v.JSON(); got != tt.want {
+			t.Errorf("%v: %+v, want %+v", tt.v, got, tt.want)
+		}
+	}
+}
