@@ -151,11 +151,16 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands copies the commands for one application: urfave/cli writes into
 // them (the help name, the -h flag), and the tests build many applications.
+// A command without its own OnUsageError gets usageError: without one,
+// urfave/cli answers an unknown flag with the whole help and exit 3.
 func commands(cs ...*cli.Command) []*cli.Command {
 	out := make([]*cli.Command, len(cs))
 	for i, c := range cs {
 		cp := *c
 		cp.Flags = slices.Clone(c.Flags)
+		if cp.OnUsageError == nil {
+			cp.OnUsageError = usageError
+		}
 		out[i] = &cp
 	}
 	return out
