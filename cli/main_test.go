@@ -342,7 +342,9 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, want an error", s, got)
 		}
 	}
-	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "-memory=4096: 4096 bytes is too little (the least is 64K; is the unit missing?); write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "elcheck: -memory=4096: 4,096 bytes is too little: the least is 64K (65,536 bytes); is the unit missing, as in 4096M?\n")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1KB"}, "elcheck: -memory=1KB: 1,000 bytes is too little: the least is 64K (65,536 bytes)\n")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=2000T"}, "elcheck: -memory=2000T: too much: the most is 1024T\n")
 	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1P"}, `-memory=1P: unknown unit "P"; write a size like 512M`)
 	// -memory sets the process's memory limit: restore it for the other
 	// tests.

@@ -122,7 +122,11 @@ func parseJob(c *cli.Context) (*job, error) {
 	}
 	if s := c.String(memoryFlag.Name); s != "" {
 		b, err := parseSize(s)
-		if err != nil {
+		var out sizeOutOfRange
+		switch {
+		case errors.As(err, &out):
+			return nil, usagef("-memory=%s: %v", s, err)
+		case err != nil:
 			return nil, usagef("-memory=%s: %v; write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)", s, err)
 		}
 		j.opts.Memory = b
@@ -522,9 +526,19 @@ func parseSize(s string) (int64, error) {
 	b := v * mult
 	switch {
 	case b < minMemory:
-		return 0, fmt.Errorf("%s bytes is too little (the least is 64K; is the unit missing?)", s)
+		msg := fmt.Sprintf("%s bytes is too little: the least is 64K (%s bytes)", commas(int64(b)), commas(minMemory))
+		if m[2] == "" {
+			msg += fmt.Sprintf("; is the unit missing, as in %sM?", m[1])
+		}
+		return 0, sizeOutOfRange(msg)
 	case b > maxMemory:
-		return 0, fmt.Errorf("%s is more than 1024T", s)
+		return 0, sizeOutOfRange("too much: the most is 1024T")
 	}
 	return int64(b), nil
 }
+
+// sizeOutOfRange is parseSize's error for a size it reads but does not
+// accept: it says the limit, and needs no hint on how to write a size.
+type sizeOutOfRange string
+
+func (e sizeOutOfRange) Error() string { return string(e) }
