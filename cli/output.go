@@ -45,20 +45,50 @@ func checkOutput(flag, path string) error {
 	if err == nil {
 		return nil
 	}
-	var why string
+	return usagef("-%s=%s: %s", flag, path, whyNotWritable(path, err))
+}
+
+// whyNotWritable says what err, the error of opening path for writing,
+// means: the OS's own reason (permission denied, read-only file system),
+// and for "no such file" or "not a directory", which directory is missing
+// or which file stands in the way. An existing directory can answer "no
+// such file" too (/proc, /sys: they take no new files), which is not a
+// missing directory.
+func whyNotWritable(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	dir := filepath.Dir(path)
 	switch {
 	case errors.Is(err, syscall.EISDIR):
-		why = "it is a directory; name a file in it"
-	case errors.Is(err, fs.ErrNotExist):
-		why = fmt.Sprintf("cannot create it: the directory %s does not exist", filepath.Dir(path))
-	default:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+		return "it is a directory; name a file in it"
+	case errors.Is(err, syscall.ENOTDIR):
+		if file, ok := fileInPath(dir); ok {
+			return fmt.Sprintf("cannot write it: %s is not a directory", file)
 		}
-		why = fmt.Sprintf("cannot write it: %v", err)
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return fmt.Sprintf("cannot create it: the directory %s takes no new files (%v)", dir, err)
+		}
+		return fmt.Sprintf("cannot create it: the directory %s does not exist", dir)
 	}
-	return usagef("-%s=%s: %s", flag, path, why)
+	return fmt.Sprintf("cannot write it: %v", err)
+}
+
+// fileInPath returns the nearest of dir and its parents that exists, if it
+// is not a directory.
+func fileInPath(dir string) (string, bool) {
+	for {
+		if fi, err := os.Stat(dir); err == nil {
+			return dir, !fi.IsDir()
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }
 
 func probeWritable(path string) error {

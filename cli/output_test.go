@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/elcheck/elcheck/counterexamples"
@@ -29,11 +31,20 @@ func TestOutputCheckedFirst(t *testing.T) {
 		{"trace-out in a missing directory", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=" + missing},
 			"-trace-out=" + missing + ": cannot create it: the directory " + filepath.Dir(missing) + " does not exist"},
 		{"trace-out a directory", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=" + dir}, "-trace-out=" + dir + ": it is a directory; name a file in it"},
-		{"trace-out under a file", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=/dev/null/x.json"}, "-trace-out=/dev/null/x.json: cannot write it: not a directory"},
+		{"trace-out under a file", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=/dev/null/x.json"}, "-trace-out=/dev/null/x.json: cannot write it: /dev/null is not a directory"},
 		{"worst-out in a missing directory", []string{"bounds", "-algo=cr", "-n=16", "-worst-out=" + missing}, "the directory " + filepath.Dir(missing) + " does not exist"},
 		{"plot a directory", []string{"bounds", "-algo=cr", "-n=16", "-plot=" + svgDir}, "-plot=" + svgDir + ": it is a directory"},
 		{"worst-out and plot one file", []string{"bounds", "-algo=cr", "-n=16", "-worst-out=" + filepath.Join(dir, "x.svg"), "-plot=" + filepath.Join(dir, ".", "x.svg")}, "-worst-out and -plot both name"},
 		{"merge trace-out before the reports", []string{"merge", "-trace-out=" + missing, filepath.Join(dir, "no-report.json")}, "-trace-out=" + missing + ": cannot create it"},
+	}
+	if runtime.GOOS == "linux" {
+		// /proc exists, but answers "no such file" to a new file in it:
+		// not a missing directory.
+		tests = append(tests, struct {
+			name string
+			args []string
+			want string
+		}{"trace-out in /proc", []string{"verify", "-algo=dkr", "-n=16", "-trace-out=/proc/t.json"}, "elcheck: -trace-out=/proc/t.json: cannot create it: the directory /proc takes no new files (no such file or directory)\n"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +68,35 @@ func TestOutputCheckLeavesNothing(t *testing.T) {
 	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-trace-out=" + old}, exitVerified, "VERIFIED")
 	if b, err := os.ReadFile(old); err != nil || string(b) != "old contents\n" {
 		t.Errorf("the check changed %s: %q, %v", old, b, err)
+	}
+}
+
+// whyNotWritable gives the OS's reason, and for "no such file" and "not
+// a directory" which directory is missing or which file is in the way.
+func TestWhyNotWritable(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pathErr := func(path string, err error) error { return &fs.PathError{Op: "open", Path: path, Err: err} }
+	tests := []struct {
+		path string
+		err  error
+		want string
+	}{
+		{filepath.Join(dir, "no", "t.json"), pathErr("", syscall.ENOENT), "cannot create it: the directory " + filepath.Join(dir, "no") + " does not exist"},
+		{filepath.Join(dir, "t.json"), pathErr("", syscall.ENOENT), "cannot create it: the directory " + dir + " takes no new files (no such file or directory)"},
+		{filepath.Join(file, "t.json"), pathErr("", syscall.ENOTDIR), "cannot write it: " + file + " is not a directory"},
+		{filepath.Join(file, "a", "b", "t.json"), pathErr("", syscall.ENOTDIR), "cannot write it: " + file + " is not a directory"},
+		{dir, pathErr("", syscall.EISDIR), "it is a directory; name a file in it"},
+		{filepath.Join(dir, "t.json"), pathErr("", syscall.EACCES), "cannot write it: permission denied"},
+		{filepath.Join(dir, "t.json"), pathErr("", syscall.EROFS), "cannot write it: read-only file system"},
+	}
+	for _, tt := range tests {
+		if got := whyNotWritable(tt.path, tt.err); got != tt.want {
+			t.Errorf("whyNotWritable(%s, %v) = %q, want %q", tt.path, tt.err, got, tt.want)
+		}
 	}
 }
 
