@@ -26,7 +26,7 @@ var (
 var chartCommand = &cli.Command{
 	Name:            "chart",
 	Usage:           "draw a trace written by verify -trace-out as a message-sequence chart (SVG or Mermaid)",
-	UsageText:       "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]",
+	UsageText:       "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]\n\nFILE.json = - reads the trace from standard input: elcheck chart - -o trace.svg < trace.json",
 	Flags:           []cli.Flag{chartFormatFlag, chartOutFlag},
 	Action:          chartAction,
 	OnUsageError:    usageError,
@@ -53,7 +53,7 @@ func chartAction(c *cli.Context) error {
 			return err
 		}
 	}
-	f, err := counterexamples.ReadFile(args[0])
+	f, err := readTrace(c, args[0])
 	if err != nil {
 		return usagef("%s%s", oneLine(err), helpHint(c, args[0]))
 	}

@@ -83,6 +83,7 @@ func readReport(path string) (*jsonReport, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	b = counterexamples.TrimBOM(b)
 	var trace struct {
 		Version int `json:"elcheck_trace"`
 	}

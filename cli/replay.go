@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -15,7 +16,7 @@ import (
 var replayCommand = &cli.Command{
 	Name:            "replay",
 	Usage:           "re-execute a trace written by verify -trace-out and confirm or refute its violation",
-	UsageText:       "elcheck replay FILE [-against=NAME]\n\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol\n-against=NAME replays it on the protocol NAME too and marks the first step where the two differ",
+	UsageText:       "elcheck replay FILE [-against=NAME]\n\nFILE = - reads the trace from standard input: elcheck replay - < trace.json\nexit 1: the violation occurs again; exit 0: the trace runs but the violation does not occur; exit 2: the file does not fit the protocol\n-against=NAME replays it on the protocol NAME too and marks the first step where the two differ",
 	Flags:           []cli.Flag{againstFlag},
 	Action:          replayAction,
 	OnUsageError:    usageError,
@@ -37,7 +38,7 @@ func replayAction(c *cli.Context) error {
 	if set && strings.TrimSpace(*against) == "" {
 		return usagef("-against= is empty: give a protocol, one of %s", strings.Join(machineNames(), ", "))
 	}
-	f, err := counterexamples.ReadFile(args[0])
+	f, err := readTrace(c, args[0])
 	if err != nil {
 		return usagef("%v%s", err, helpHint(c, args[0]))
 	}
@@ -68,6 +69,19 @@ func replayAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "NOT REPRODUCED: %s\n", o.Why)
 	return nil
+}
+
+// readTrace reads the trace file arg names (replay's and chart's
+// argument), or standard input if arg is "-".
+func readTrace(c *cli.Context, arg string) (*counterexamples.File, error) {
+	if arg != "-" {
+		return counterexamples.ReadFile(arg)
+	}
+	b, err := io.ReadAll(c.App.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %v", err)
+	}
+	return counterexamples.ParseFile(b, "standard input")
 }
 
 // helpHint points a user who wrote "elcheck replay help" (a file that does
