@@ -389,11 +389,16 @@ func parseShard(s string) (i, k int, err error) {
 	return i, k, nil
 }
 
+// stopSignals end a run the way Ctrl-C does: the search stops and the
+// report says what it found so far. SIGHUP is among them: a terminal
+// closed, or an ssh connection lost, must not cost a long run its figures.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // searchContext is the context a search runs in, and the function that
-// releases it: cancelled by Ctrl-C or SIGTERM, after timeout if it is not
-// 0, and by the memory guard if guarded.
+// releases it: cancelled by a stop signal (Ctrl-C, SIGTERM, SIGHUP), after
+// timeout if it is not 0, and by the memory guard if guarded.
 func searchContext(parent context.Context, timeout time.Duration, guarded bool) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(parent, stopSignals...)
 	unguard := func() {}
 	if guarded {
 		ctx, unguard = guardMemory(ctx)
