@@ -61,11 +61,16 @@ func TestOutputCheckLeavesNothing(t *testing.T) {
 	if err := os.WriteFile(old, []byte("old contents\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-trace-out=" + fresh}, exitVerified, "VERIFIED")
+	code, _, stderr := elcheck("verify", "-algo=dkr", "-n=3", "-trace-out="+fresh)
+	if code != exitVerified || stderr != "" {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
 	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a verified run left %s behind (%v)", fresh, err)
 	}
-	expectExit(t, []string{"verify", "-algo=dkr", "-n=3", "-trace-out=" + old}, exitVerified, "VERIFIED")
+	// A run that ends (refused: too large) after the check, without a
+	// search, writes nothing and removes nothing.
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=16", "-max-states=10", "-trace-out=" + old}, "configurations to check, more than a run can finish")
 	if b, err := os.ReadFile(old); err != nil || string(b) != "old contents\n" {
 		t.Errorf("the check changed %s: %q, %v", old, b, err)
 	}

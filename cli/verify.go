@@ -60,7 +60,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
 	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, progressFlag, forceFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -415,10 +415,12 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSweep(c, j.space.Count()); err != nil {
+		return err
+	}
 	// With -memory the search keeps to its own bound: no guard.
 	ctx, stop := searchContext(c.Context, j.timeout, j.opts.Memory == 0)
 	defer stop()
-	sayEstimate(c.App.ErrWriter, j.space.Count())
 	progress := newProgress(c, false)
 	if progress != nil {
 		j.opts.Progress = progress.report
