@@ -71,8 +71,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep.saveTrace(c, traceOut)
-	saveChart(c, rep.trace)
+	saveCounterexample(c, rep, traceOut)
 	return rep.exit()
 }
 

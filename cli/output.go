@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/urfave/cli/v2"
 )
 
 // Output files (-trace-out, -worst-out, -plot) are written after a search
@@ -128,6 +130,34 @@ func checkOutputs(pairs ...[2]string) error {
 		}
 	}
 	return nil
+}
+
+// saveCounterexample writes the run's counterexample, if it has one, to
+// -trace-out (printing the report: report.saveTrace) and to -chart, for
+// verify and merge. A run with none to write removes the files an earlier
+// run left at those paths, and says so: a script that tests whether
+// -trace-out exists must not find an old counterexample.
+func saveCounterexample(c *cli.Context, rep *report, traceOut string) {
+	rep.saveTrace(c, traceOut)
+	saveChart(c, rep.trace)
+	if rep.trace == nil {
+		removeStale(c.App.ErrWriter, "trace-out", traceOut)
+		removeStale(c.App.ErrWriter, "chart", c.String(chartFlag.Name))
+	}
+}
+
+// removeStale removes path, the file output flag names ("" for none), in a
+// run that has nothing to write to it, and says so on w if there was one.
+func removeStale(w io.Writer, flag, path string) {
+	if path == "" {
+		return
+	}
+	switch err := os.Remove(path); {
+	case err == nil:
+		fmt.Fprintf(w, "elcheck: -%s: no counterexample: removed old %s\n", flag, path)
+	case !errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(w, "elcheck: -%s: no counterexample, but the old %s is still there: %s\n", flag, path, oneLine(err))
+	}
 }
 
 // oneLine joins an error's lines, for stderr's one line per error.

@@ -105,6 +105,62 @@ func TestWhyNotWritable(t *testing.T) {
 	}
 }
 
+// A run without a counterexample removes the -trace-out and -chart files
+// an earlier run left, and says so: a CI script that tests whether the
+// file exists must not find an old counterexample. A run with one says
+// where its chart went, as the report says where its trace went.
+func TestStaleOutputsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	trace, chart := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.svg")
+	outputs := []string{"-trace-out=" + trace, "-chart=" + chart}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+	code, out, stderr := elcheck(append([]string{"verify", "-algo=cr-flip", "-n=3"}, outputs...)...)
+	if code != exitViolated || !exists(trace) || !exists(chart) || !strings.Contains(out, "trace written to "+trace) || stderr != "elcheck: chart written to "+chart+"\n" {
+		t.Fatalf("a violation: exit %d, stderr %q; want 1, both files, and the chart's line", code, stderr)
+	}
+	removed := "elcheck: -trace-out: no counterexample: removed old " + trace + "\nelcheck: -chart: no counterexample: removed old " + chart + "\n"
+	shard := filepath.Join(dir, "shard.json")
+	if code, js, stderr := elcheck("verify", "-algo=cr", "-n=3", "-shard=0/1", "-format=json"); code != exitVerified || os.WriteFile(shard, []byte(js), 0o644) != nil {
+		t.Fatalf("the shard: exit %d: %s", code, stderr)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string // stderr
+	}{
+		{"verified", []string{"verify", "-algo=cr", "-n=3"}, exitVerified, removed},
+		{"nothing to remove", []string{"verify", "-algo=cr", "-n=3"}, exitVerified, ""},
+		{"incomplete", []string{"verify", "-algo=cr", "-n=3", "-max-states=5"}, exitIncomplete, removed},
+		{"verified as JSON", []string{"verify", "-algo=cr", "-n=3", "-format=json"}, exitVerified, removed},
+		{"merged", []string{"merge"}, exitVerified, removed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want != "" {
+				for _, p := range []string{trace, chart} {
+					if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			args := append(tt.args, outputs...)
+			if tt.args[0] == "merge" {
+				args = append(args, shard) // flags before the files
+			}
+			code, _, stderr := elcheck(args...)
+			if code != tt.code || stderr != tt.want {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, tt.code, tt.want)
+			}
+			if exists(trace) || exists(chart) {
+				t.Errorf("an old file is still there")
+			}
+		})
+	}
+}
+
 // A write that fails after the search loses neither the report nor the
 // verdict: both are printed, the error is one line on stderr, and the exit
 // code is the verdict's.

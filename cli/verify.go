@@ -45,7 +45,7 @@ var (
 	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after `N` distinct states (default, or 0: no limit)"}
 	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after `DURATION`, e.g. 30s or 2h (default, or 0: no limit)"}
 	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`, text or json (default: text)"}
-	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first, and a run without one removes an old FILE"}
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
 		"a configuration that outgrows it is searched again with its visited set (and, if its graph is not layered, its edges) on disk, with the same results (default: no bound)"}
@@ -442,8 +442,7 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	rep := verifyReport(j, res, trace)
-	rep.saveTrace(c, j.traceOut)
-	saveChart(c, trace)
+	saveCounterexample(c, rep, j.traceOut)
 	return rep.exit()
 }
 
