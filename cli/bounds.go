@@ -26,7 +26,7 @@ var boundsCommand = &cli.Command{
 	Usage:     "measure messages, bits and causal time over every execution and set them against the declared bound",
 	UsageText: "elcheck bounds -algo=cr -n=3..7 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...|all] [-orientation=any] [-channels=bag] [-format=text|json|csv|markdown] [-worst-out=FILE] [-chart=FILE.svg|.mmd|.md] [-plot=FILE.svg]",
 	Flags: []cli.Flag{algoFlag, rangeFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, maxStatesFlag, timeoutFlag,
-		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, boundsChartFlag, plotFlag, progressFlag},
+		reduceFlag, workersFlag, boundsFormatFlag, worstOutFlag, boundsChartFlag, plotFlag, progressFlag, forceFlag},
 	Action:          boundsAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -109,13 +109,15 @@ func boundsAction(c *cli.Context) error {
 	// The files drawn from the execution with the most messages.
 	fromWorst := [][2]string{{"worst-out", worstOut}, {"chart", chart}}
 
-	ctx, stop := searchContext(c.Context, c.Duration(timeoutFlag.Name), true)
-	defer stop()
 	configs := 0
 	for _, sp := range spaces {
 		configs += sp.Count()
 	}
-	sayEstimate(c.App.ErrWriter, configs)
+	if err := checkSweep(c, configs); err != nil {
+		return err
+	}
+	ctx, stop := searchContext(c.Context, c.Duration(timeoutFlag.Name), true)
+	defer stop()
 	progress := newProgress(c, lo < hi)
 	if progress != nil {
 		opts.Progress = progress.report

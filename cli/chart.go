@@ -17,7 +17,7 @@ var (
 	chartOutFlag    = &cli.StringFlag{Name: "o", Usage: "write the chart to `OUT` (default: stdout)"}
 	// chartFlag is verify's and merge's: the counterexample's chart, if
 	// there is one.
-	chartFlag = &cli.StringFlag{Name: "chart", Usage: "write the counterexample's message-sequence chart, if any, to `FILE`: .svg for SVG, .mmd for Mermaid, .md for Mermaid in Markdown"}
+	chartFlag = &cli.StringFlag{Name: "chart", Usage: "write the counterexample's message-sequence chart, if any, to `FILE`: .svg for SVG, .mmd for Mermaid, .md for Mermaid in Markdown; a run without one removes an old FILE"}
 	// boundsChartFlag is bounds': the chart of the execution -worst-out
 	// writes, the step that crosses the declared bound highlighted.
 	boundsChartFlag = &cli.StringFlag{Name: "chart", Usage: "draw the execution with the most messages (as -worst-out writes it) as a message-sequence chart in `FILE`, the step that crosses the declared bound highlighted: .svg, .mmd or .md; the path is checked first"}
@@ -26,7 +26,7 @@ var (
 var chartCommand = &cli.Command{
 	Name:            "chart",
 	Usage:           "draw a trace written by verify -trace-out as a message-sequence chart (SVG or Mermaid)",
-	UsageText:       "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]",
+	UsageText:       "elcheck chart FILE.json [-format=svg|mermaid] [-o OUT]\n\nFILE.json = - reads the trace from standard input: elcheck chart - -o trace.svg < trace.json",
 	Flags:           []cli.Flag{chartFormatFlag, chartOutFlag},
 	Action:          chartAction,
 	OnUsageError:    usageError,
@@ -53,7 +53,7 @@ func chartAction(c *cli.Context) error {
 			return err
 		}
 	}
-	f, err := counterexamples.ReadFile(args[0])
+	f, err := readTrace(c, args[0])
 	if err != nil {
 		return usagef("%s%s", oneLine(err), helpHint(c, args[0]))
 	}
@@ -159,8 +159,8 @@ func trailingFlags(fs *flag.FlagSet, args []string, usage string) error {
 }
 
 // saveChart writes -chart (verify's, merge's), when there is a
-// counterexample: like -trace-out, a write that fails costs one line on
-// stderr, not the verdict.
+// counterexample, and says so on stderr: like -trace-out, a write that
+// fails costs one line on stderr, not the verdict.
 func saveChart(c *cli.Context, t *counterexamples.Trace) {
 	path := c.String(chartFlag.Name)
 	if t == nil || path == "" {
@@ -168,7 +168,11 @@ func saveChart(c *cli.Context, t *counterexamples.Trace) {
 	}
 	if err := writeChart(path, t); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "elcheck: -chart: the chart was not written: %s\n", oneLine(err))
+		return
 	}
+	// On stderr, after the report: the text report says where -trace-out
+	// went, but the JSON one has no room for a line.
+	fmt.Fprintf(c.App.ErrWriter, "elcheck: chart written to %s\n", path)
 }
 
 // writeChart writes t's chart to path, in the format its extension names

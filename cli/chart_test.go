@@ -214,3 +214,90 @@ func TestMergeChart(t *testing.T) {
 		t.Errorf("-chart without an extension: exit %d, want %d:\n%s", code, exitUsage, stderr)
 	}
 }
+
+// elcheckStdin runs elcheck with standard input read from path.
+func elcheckStdin(t *testing.T, path string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	return elcheck(args...)
+}
+
+// chart and replay read a trace from standard input for "-", and take a
+// trace (and merge a report) that starts with a UTF-8 byte-order mark, as
+// Notepad and Windows PowerShell write them.
+func TestTraceStdinAndBOM(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(chartTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bom := filepath.Join(dir, "bom.json")
+	if err := os.WriteFile(bom, append([]byte("\uFEFF"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, svg, _ := elcheck("chart", chartTrace)
+	_, mmd, _ := elcheck("chart", chartTrace, "-format=mermaid")
+	if svg == "" || mmd == "" {
+		t.Fatal("chart of the trace file: nothing written")
+	}
+	tests := []struct {
+		name  string
+		stdin string // the file on standard input, or ""
+		args  []string
+		code  int
+		want  string // stdout, or its last line for replay
+	}{
+		{"chart -", chartTrace, []string{"chart", "-"}, exitVerified, svg},
+		{"chart - with flags", chartTrace, []string{"chart", "-", "-format=mermaid"}, exitVerified, mmd},
+		{"replay -", chartTrace, []string{"replay", "-"}, exitViolated, "CONFIRMED: validity"},
+		{"chart with a BOM", "", []string{"chart", bom}, exitVerified, svg},
+		{"replay with a BOM", "", []string{"replay", bom}, exitViolated, "CONFIRMED: validity"},
+		{"chart - with a BOM", bom, []string{"chart", "-", "-format=mermaid"}, exitVerified, mmd},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var code int
+			var out, stderr string
+			if tt.stdin != "" {
+				code, out, stderr = elcheckStdin(t, tt.stdin, tt.args...)
+			} else {
+				code, out, stderr = elcheck(tt.args...)
+			}
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			if tt.args[0] == "replay" {
+				out = lastLine(out)
+			}
+			if !strings.HasPrefix(out, tt.want) || tt.args[0] == "chart" && out != tt.want {
+				t.Errorf("stdout is not what the trace file gives:\n%.300s", out)
+			}
+		})
+	}
+	// An empty standard input is one line naming it.
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, nil, 0o644)
+	if code, _, stderr := elcheckStdin(t, empty, "replay", "-"); code != exitUsage || stderr != "elcheck: standard input is not an elcheck trace: EOF\n" {
+		t.Errorf("replay - of nothing: exit %d, stderr %q", code, stderr)
+	}
+
+	// A shard's report with a BOM merges.
+	code, js, stderr := elcheck("verify", "-algo=cr-flip", "-n=3", "-shard=0/1", "-format=json")
+	if code != exitViolated {
+		t.Fatalf("the shard: exit %d: %s", code, stderr)
+	}
+	report := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(report, []byte("\uFEFF"+js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := elcheck("merge", report); code != exitViolated || lastLine(out) != "VIOLATED: validity" {
+		t.Errorf("merge of a report with a BOM: exit %d, want %d:\n%s%s", code, exitViolated, out, stderr)
+	}
+}

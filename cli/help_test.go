@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -155,5 +156,16 @@ func TestVersionOf(t *testing.T) {
 		if got := versionOf(&c.bi); got != c.want {
 			t.Errorf("versionOf(%+v) = %q, want %q", c.bi.Main, got, c.want)
 		}
+	}
+}
+
+// An unknown flag is one line naming it and the command's help, exit 2,
+// for every command: urfave/cli's own answer, where a command sets no
+// OnUsageError, is the whole help and exit 3.
+func TestUnknownFlag(t *testing.T) {
+	for _, cmd := range newApp(io.Discard, io.Discard).Commands {
+		t.Run(cmd.Name, func(t *testing.T) {
+			expectUsageError(t, []string{cmd.Name, "-bogus"}, "elcheck: flag provided but not defined: -bogus (see elcheck help "+cmd.Name+")\n")
+		})
 	}
 }

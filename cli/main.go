@@ -16,9 +16,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -154,22 +156,57 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands copies the commands for one application: urfave/cli writes into
 // them (the help name, the -h flag), and the tests build many applications.
+// A command without its own OnUsageError gets usageError: without one,
+// urfave/cli answers an unknown flag with the whole help and exit 3.
 func commands(cs ...*cli.Command) []*cli.Command {
 	out := make([]*cli.Command, len(cs))
 	for i, c := range cs {
 		cp := *c
 		cp.Flags = slices.Clone(c.Flags)
+		if cp.OnUsageError == nil {
+			cp.OnUsageError = usageError
+		}
 		out[i] = &cp
 	}
 	return out
 }
 
 func usageError(c *cli.Context, err error, _ bool) error {
+	if msg, ok := badDuration(c, err); ok {
+		return cli.Exit(msg, exitUsage)
+	}
 	topic := ""
 	if c != nil && c.Command != nil && c.App.Command(c.Command.Name) == c.Command {
 		topic = " " + c.Command.Name
 	}
 	return cli.Exit(err.Error()+" (see elcheck help"+topic+")", exitUsage)
+}
+
+// flagValueError is the flag package's error for a value its type does
+// not parse, which says "parse error" and nothing of why.
+var flagValueError = regexp.MustCompile(`^invalid value "(.*)" for flag -([^:]+): parse error$`)
+
+// badDuration rewrites the flag package's error for a duration flag
+// (-timeout) into one that names the fix: a bare number lacks its unit.
+func badDuration(c *cli.Context, err error) (string, bool) {
+	m := flagValueError.FindStringSubmatch(err.Error())
+	if m == nil || c == nil || c.Command == nil {
+		return "", false
+	}
+	value, name := m[1], m[2]
+	isDuration := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool {
+		df, ok := f.(*cli.DurationFlag)
+		return ok && slices.Contains(df.Names(), name)
+	})
+	if !isDuration {
+		return "", false
+	}
+	if v := strings.TrimSpace(value); v != "" {
+		if _, err := time.ParseDuration(v + "s"); err == nil {
+			return fmt.Sprintf("-%s=%s: missing unit, e.g. %ss or 5m", name, value, v), true
+		}
+	}
+	return fmt.Sprintf("-%s=%s is not a duration: write a number and a unit, e.g. 30s, 5m or 2h", name, value), true
 }
 
 // keyword reads a flag whose values are a few fixed words, lower case, as

@@ -35,6 +35,9 @@ func TestBadInput(t *testing.T) {
 		{"initiator twice", []string{"verify", "-algo=dkr", "-n=3", "-initiators=0,0"}, "-initiators=0,0: position 0 is given twice"},
 		{"negative max-states", []string{"verify", "-algo=dkr", "-n=3", "-max-states=-5"}, "-max-states=-5 must not be negative: give a number of states, or 0 for no limit"},
 		{"negative timeout", []string{"verify", "-algo=dkr", "-n=3", "-timeout=-1s"}, "-timeout must not be negative (it is -1s): give a duration such as 30s or 2h, or 0 for no limit"},
+		{"timeout without unit", []string{"verify", "-algo=dkr", "-n=3", "-timeout=30"}, "elcheck: -timeout=30: missing unit, e.g. 30s or 5m\n"},
+		{"bounds timeout without unit", []string{"bounds", "-algo=cr", "-n=3", "-timeout", "1.5"}, "elcheck: -timeout=1.5: missing unit, e.g. 1.5s or 5m\n"},
+		{"timeout not a duration", []string{"verify", "-algo=dkr", "-n=3", "-timeout=soon"}, "-timeout=soon is not a duration: write a number and a unit, e.g. 30s, 5m or 2h"},
 		{"missing algorithm", []string{"verify", "-n=3"}, "missing -algo"},
 		{"missing n", []string{"verify", "-algo=dkr"}, "missing -n"},
 		{"n too small", []string{"verify", "-algo=dkr", "-n=0"}, "n must be between 1 and 16"},
@@ -339,7 +342,9 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, want an error", s, got)
 		}
 	}
-	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "-memory=4096: 4096 bytes is too little (the least is 64K; is the unit missing?); write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=4096"}, "elcheck: -memory=4096: 4,096 bytes is too little: the least is 64K (65,536 bytes); is the unit missing, as in 4096M?\n")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1KB"}, "elcheck: -memory=1KB: 1,000 bytes is too little: the least is 64K (65,536 bytes)\n")
+	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=2000T"}, "elcheck: -memory=2000T: too much: the most is 1024T\n")
 	expectUsageError(t, []string{"verify", "-algo=dkr", "-n=3", "-memory=1P"}, `-memory=1P: unknown unit "P"; write a size like 512M`)
 	// -memory sets the process's memory limit: restore it for the other
 	// tests.

@@ -73,8 +73,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep.saveTrace(c, traceOut)
-	saveChart(c, rep.trace)
+	saveCounterexample(c, rep, traceOut)
 	return rep.exit()
 }
 
@@ -93,6 +92,7 @@ func readReport(path string) (*jsonReport, error) {
 // (checkReport). Every refusal is a usage error naming the file and the
 // field.
 func decodeReport(path string, b []byte) (*jsonReport, error) {
+	b = counterexamples.TrimBOM(b)
 	var trace struct {
 		Version int `json:"elcheck_trace"`
 	}

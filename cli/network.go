@@ -52,11 +52,14 @@ func parseGraph(c *cli.Context) (links [][2]int, n int, err error) {
 // parseLinks reads links like 0-1,1-2 (-graph's, or a report's).
 func parseLinks(s string) (links [][2]int, n int, err error) {
 	for _, f := range strings.Split(s, ",") {
-		a, b, ok := strings.Cut(strings.TrimSpace(f), "-")
+		f = strings.TrimSpace(f)
+		a, b, ok := strings.Cut(f, "-")
 		x, err1 := strconv.Atoi(strings.TrimSpace(a))
 		y, err2 := strconv.Atoi(strings.TrimSpace(b))
-		if !ok || err1 != nil || err2 != nil {
-			return nil, 0, usagef("-graph=%s: %q is not a link; write links between 0-based positions like 0-1,1-2,2-0", s, f)
+		// 1--2 reads as 1 to -2: a malformed link, not a link to a
+		// process that is not there.
+		if !ok || err1 != nil || err2 != nil || x < 0 || y < 0 {
+			return nil, 0, usagef("-graph=%s: %s is malformed: a link is two positions A-B, 0-based, e.g. 0-1,1-2,2-0", s, f)
 		}
 		links = append(links, [2]int{x, y})
 		n = max(n, x+1, y+1)

@@ -68,7 +68,9 @@ func TestNetworkFlagsRefused(t *testing.T) {
 		{[]string{"-algo=fixture-flood", "-graph=0-1,2-3"}, "not connected: no path from process 0 to 2, 3"},
 		{[]string{"-algo=fixture-flood", "-n=4", "-graph=0-1,1-5"}, "link 1-5: the processes are 0 to 3"},
 		{[]string{"-algo=fixture-flood", "-n=5", "-graph=0-1,1-2"}, "no path from process 0 to 3, 4"},
-		{[]string{"-algo=fixture-flood", "-graph=0-1,1to2"}, `"1to2" is not a link`},
+		{[]string{"-algo=fixture-flood", "-graph=0-1,1to2"}, "-graph=0-1,1to2: 1to2 is malformed: a link is two positions A-B, 0-based, e.g. 0-1,1-2,2-0"},
+		{[]string{"-algo=fixture-flood", "-graph=0-1,1--2"}, "-graph=0-1,1--2: 1--2 is malformed: a link is two positions A-B"},
+		{[]string{"-algo=fixture-flood", "-graph=-1-2"}, "-graph=-1-2: -1-2 is malformed"},
 		// Counted from 1, as a person might: the error says how to write it.
 		{[]string{"-algo=fixture-flood", "-graph=1-2,2-3,3-1,3-4"}, "-graph=1-2,2-3,3-1,3-4: position 0 is in no link: positions are 0-based, like -ids and -initiators; did you mean -graph=0-1,1-2,2-0,2-3?"},
 		{[]string{"-algo=fixture-flood", "-n=4", "-graph=1-2,2-3,3-4,4-1"}, "did you mean -graph=0-1,1-2,2-3,3-0?"},

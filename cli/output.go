@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/urfave/cli/v2"
 )
 
 // Output files (-trace-out, -worst-out, -plot) are written after a search
@@ -45,20 +47,50 @@ func checkOutput(flag, path string) error {
 	if err == nil {
 		return nil
 	}
-	var why string
+	return usagef("-%s=%s: %s", flag, path, whyNotWritable(path, err))
+}
+
+// whyNotWritable says what err, the error of opening path for writing,
+// means: the OS's own reason (permission denied, read-only file system),
+// and for "no such file" or "not a directory", which directory is missing
+// or which file stands in the way. An existing directory can answer "no
+// such file" too (/proc, /sys: they take no new files), which is not a
+// missing directory.
+func whyNotWritable(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	dir := filepath.Dir(path)
 	switch {
 	case errors.Is(err, syscall.EISDIR):
-		why = "it is a directory; name a file in it"
-	case errors.Is(err, fs.ErrNotExist):
-		why = fmt.Sprintf("cannot create it: the directory %s does not exist", filepath.Dir(path))
-	default:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+		return "it is a directory; name a file in it"
+	case errors.Is(err, syscall.ENOTDIR):
+		if file, ok := fileInPath(dir); ok {
+			return fmt.Sprintf("cannot write it: %s is not a directory", file)
 		}
-		why = fmt.Sprintf("cannot write it: %v", err)
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return fmt.Sprintf("cannot create it: the directory %s takes no new files (%v)", dir, err)
+		}
+		return fmt.Sprintf("cannot create it: the directory %s does not exist", dir)
 	}
-	return usagef("-%s=%s: %s", flag, path, why)
+	return fmt.Sprintf("cannot write it: %v", err)
+}
+
+// fileInPath returns the nearest of dir and its parents that exists, if it
+// is not a directory.
+func fileInPath(dir string) (string, bool) {
+	for {
+		if fi, err := os.Stat(dir); err == nil {
+			return dir, !fi.IsDir()
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }
 
 func probeWritable(path string) error {
@@ -98,6 +130,34 @@ func checkOutputs(pairs ...[2]string) error {
 		}
 	}
 	return nil
+}
+
+// saveCounterexample writes the run's counterexample, if it has one, to
+// -trace-out (printing the report: report.saveTrace) and to -chart, for
+// verify and merge. A run with none to write removes the files an earlier
+// run left at those paths, and says so: a script that tests whether
+// -trace-out exists must not find an old counterexample.
+func saveCounterexample(c *cli.Context, rep *report, traceOut string) {
+	rep.saveTrace(c, traceOut)
+	saveChart(c, rep.trace)
+	if rep.trace == nil {
+		removeStale(c.App.ErrWriter, "trace-out", traceOut)
+		removeStale(c.App.ErrWriter, "chart", c.String(chartFlag.Name))
+	}
+}
+
+// removeStale removes path, the file output flag names ("" for none), in a
+// run that has nothing to write to it, and says so on w if there was one.
+func removeStale(w io.Writer, flag, path string) {
+	if path == "" {
+		return
+	}
+	switch err := os.Remove(path); {
+	case err == nil:
+		fmt.Fprintf(w, "elcheck: -%s: no counterexample: removed old %s\n", flag, path)
+	case !errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(w, "elcheck: -%s: no counterexample, but the old %s is still there: %s\n", flag, path, oneLine(err))
+	}
 }
 
 // oneLine joins an error's lines, for stderr's one line per error.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -25,13 +26,31 @@ const (
 	plainEvery    = 10 * time.Second
 )
 
-// sayEstimate prints the number of configurations a sweep will check, on
-// stderr, when it is large.
-func sayEstimate(w io.Writer, configs int) {
-	if configs <= largeSweep {
-		return
+// maxSweep is the most configurations one run starts on without -force.
+// Past it no run finishes: at 10,000 configurations a second on each of
+// 100 cores (small rings go that fast; dkr -n=7 does 11,000 a second on
+// two, and larger rings go slower), 10^12 take 11 days. dkr -n=12 has
+// 1.6e11 configurations, -n=13 3.9e12, -n=16 8.6e16.
+const maxSweep = 1_000_000_000_000
+
+// forceFlag is verify's and bounds': start a sweep past maxSweep anyway.
+var forceFlag = &cli.BoolFlag{Name: "force", Usage: fmt.Sprintf("start a sweep of more than %s configurations, which no run finishes (default: refused)", commas(maxSweep))}
+
+// checkSweep refuses a sweep of more than maxSweep configurations, unless
+// -force, before its search starts; and says the size of one past
+// largeSweep, on stderr.
+func checkSweep(c *cli.Context, configs int) error {
+	fewer := "a smaller -n, -ids or -initiators check fewer"
+	if slices.Contains(c.Command.Flags, cli.Flag(shardFlag)) {
+		fewer = "-ids, -initiators or -shard=i/k check fewer"
 	}
-	fmt.Fprintf(w, "elcheck: %s configurations to check; -ids, -initiators or -shard=i/k check fewer, and progress reports give an ETA (-progress when stderr is not a terminal)\n", commas(int64(configs)))
+	if configs > maxSweep && !c.Bool(forceFlag.Name) {
+		return usagef("%s configurations to check, more than a run can finish (at most %s): %s, or -force starts it anyway", commas(int64(configs)), commas(maxSweep), fewer)
+	}
+	if configs > largeSweep {
+		fmt.Fprintf(c.App.ErrWriter, "elcheck: %s configurations to check; %s, and progress reports give an ETA (-progress when stderr is not a terminal)\n", commas(int64(configs)), fewer)
+	}
+	return nil
 }
 
 // progressReporter prints explore's progress reports. Its clock and heap

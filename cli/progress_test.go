@@ -140,12 +140,41 @@ func TestEstimate(t *testing.T) {
 	if code != exitIncomplete || !strings.HasPrefix(stderr, "elcheck: 1,285,200 configurations to check; -ids, -initiators or -shard=i/k check fewer") {
 		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
 	}
-	code, _, stderr = elcheck("bounds", "-algo=cr", "-n=3..16", "-max-states=10", "-progress")
-	if code != exitIncomplete || !strings.HasPrefix(stderr, "elcheck: 88,661,122,839,166,808 configurations to check;") {
+	code, _, stderr = elcheck("bounds", "-algo=cr", "-n=3..16", "-max-states=10", "-progress", "-force")
+	if code != exitIncomplete || !strings.HasPrefix(stderr, "elcheck: 88,661,122,839,166,808 configurations to check; a smaller -n, -ids or -initiators check fewer") {
 		t.Errorf("bounds: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = elcheck("verify", "-algo=dkr", "-n=4", "-progress")
 	if code != exitVerified || strings.ContainsAny(stderr, "\r\033") || strings.Contains(stderr, "configurations to check") {
 		t.Errorf("small sweep: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A sweep no run finishes is refused before its search starts, with the
+// flags that make it smaller; -force starts it all the same (TestEstimate).
+// (-max-states=10 ends the runs that the refusal lets through.)
+func TestSweepTooLarge(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the error line, or "" for a run that starts
+	}{
+		{"verify", []string{"verify", "-algo=dkr", "-n=16", "-max-states=10"}, "elcheck: 85,698,439,706,880,000 configurations to check, more than a run can finish (at most 1,000,000,000,000): -ids, -initiators or -shard=i/k check fewer, or -force starts it anyway\n"},
+		{"verify n=13", []string{"verify", "-algo=dkr", "-n=13", "-max-states=10"}, "elcheck: 3,923,502,105,600 configurations to check, more than a run can finish"},
+		{"bounds", []string{"bounds", "-algo=cr", "-n=16", "-max-states=10"}, "elcheck: 85,698,439,706,880,000 configurations to check, more than a run can finish (at most 1,000,000,000,000): a smaller -n, -ids or -initiators check fewer, or -force starts it anyway\n"},
+		{"bounds range", []string{"bounds", "-algo=cr", "-n=3..13", "-max-states=10"}, "configurations to check, more than a run can finish"},
+		{"a shard of n=13", []string{"verify", "-algo=dkr", "-n=13", "-shard=0/4", "-max-states=10"}, ""},
+		{"verify forced", []string{"verify", "-algo=dkr", "-n=16", "-max-states=10", "-force"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want != "" {
+				expectUsageError(t, tt.args, tt.want)
+				return
+			}
+			if code, out, stderr := elcheck(tt.args...); code != exitIncomplete {
+				t.Errorf("exit %d, want %d:\n%s%s", code, exitIncomplete, out, stderr)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -16,6 +17,7 @@ var replayCommand = &cli.Command{
 	Name:  "replay",
 	Usage: "re-execute a trace written by verify -trace-out and confirm or refute its violation",
 	UsageText: "elcheck replay FILE [-against=NAME]\n\n" +
+		"FILE = - reads the trace from standard input: elcheck replay - < trace.json\n" +
 		"exit 1: CONFIRMED, the violation occurs again\n" +
 		"exit 5: NOT REPRODUCED, the violation does not occur: the trace runs without it, or stops fitting part way (a step no longer enabled), the protocol not behaving as when the trace was recorded (impure?)\n" +
 		"exit 3: NOT RE-CHECKED, the property relates several executions (uniformity, comparison-only found by re-exploring, step-purity with no step): run elcheck verify again\n" +
@@ -43,7 +45,7 @@ func replayAction(c *cli.Context) error {
 	if set && strings.TrimSpace(*against) == "" {
 		return usagef("-against= is empty: give a protocol, one of %s", strings.Join(machineNames(), ", "))
 	}
-	f, err := counterexamples.ReadFile(args[0])
+	f, err := readTrace(c, args[0])
 	if err != nil {
 		return usagef("%v%s", err, helpHint(c, args[0]))
 	}
@@ -85,6 +87,19 @@ func replayAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "NOT REPRODUCED: %s\n", o.Why)
 	return cli.Exit("", exitNotReproduced)
+}
+
+// readTrace reads the trace file arg names (replay's and chart's
+// argument), or standard input if arg is "-".
+func readTrace(c *cli.Context, arg string) (*counterexamples.File, error) {
+	if arg != "-" {
+		return counterexamples.ReadFile(arg)
+	}
+	b, err := io.ReadAll(c.App.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %v", err)
+	}
+	return counterexamples.ParseFile(b, "standard input")
 }
 
 // helpHint points a user who wrote "elcheck replay help" (a file that does

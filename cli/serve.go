@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/elcheck/elcheck/web"
@@ -59,7 +57,7 @@ func serveAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("-addr=%s: %s", c.String(addrFlag.Name), oneLine(err))
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.Context, stopSignals...)
 	defer stop()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	addr := "http://" + ln.Addr().String() + "/"

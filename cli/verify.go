@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -43,7 +44,7 @@ var (
 	maxStatesFlag  = &cli.Int64Flag{Name: "max-states", Usage: "stop INCOMPLETE after `N` distinct states (default, or 0: no limit)"}
 	timeoutFlag    = &cli.DurationFlag{Name: "timeout", Usage: "stop INCOMPLETE after `DURATION`, e.g. 30s or 2h (default, or 0: no limit)"}
 	formatFlag     = &cli.StringFlag{Name: "format", Value: "text", Usage: "the report's `FORMAT`, text or json (default: text)"}
-	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first"}
+	traceOutFlag   = &cli.StringFlag{Name: "trace-out", Usage: "write the counterexample, if any, to `FILE` (JSON) for elcheck replay; the path is checked first, and a run without one removes an old FILE"}
 	reduceFlag     = &cli.StringFlag{Name: "reduce", Value: "all", Usage: "the `REDUCTIONS`: none, por (partial-order), sym (placements up to rotation) or all (default: all)"}
 	memoryFlag     = &cli.StringFlag{Name: "memory", Usage: "stay within `SIZE` of memory for the searches, e.g. 512M or 2G (K, M, G, T or KiB, MiB, GiB, TiB: powers of 1024, as in -Xmx and GOMEMLIMIT; KB, MB, GB, TB: powers of 1000); " +
 		"a configuration that outgrows it is searched again with its visited set (and, if its graph is not layered, its edges) on disk, with the same results (default: no bound)"}
@@ -59,7 +60,7 @@ var verifyCommand = &cli.Command{
 	Usage:     "explore every execution of every configuration and check every property",
 	UsageText: "elcheck verify -algo=dkr -n=5 [-topology=NAME|-graph=LINKS] [-ids=...] [-initiators=...] [-orientation=any] [-channels=bag] [-shard=i/k] [-format=json] [-trace-out=FILE] [-chart=FILE.svg] [-against=NAME]",
 	Flags: []cli.Flag{algoFlag, nFlag, topologyFlag, graphFlag, idsFlag, initiatorsFlag, orientFlag, channelsFlag, capacityFlag, exactFlag, searchFlag,
-		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, firstFlag, progressFlag},
+		maxStatesFlag, timeoutFlag, formatFlag, traceOutFlag, chartFlag, againstFlag, noCompareFlag, shardFlag, reduceFlag, workersFlag, memoryFlag, firstFlag, progressFlag, forceFlag},
 	Action:          verifyAction,
 	OnUsageError:    usageError,
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
@@ -121,7 +122,11 @@ func parseJob(c *cli.Context) (*job, error) {
 	}
 	if s := c.String(memoryFlag.Name); s != "" {
 		b, err := parseSize(s)
-		if err != nil {
+		var out sizeOutOfRange
+		switch {
+		case errors.As(err, &out):
+			return nil, usagef("-memory=%s: %v", s, err)
+		case err != nil:
 			return nil, usagef("-memory=%s: %v; write a size like 512M or 2G (powers of 1024), or 512MB (powers of 1000)", s, err)
 		}
 		j.opts.Memory = b
@@ -346,11 +351,16 @@ func parseShard(s string) (i, k int, err error) {
 	return i, k, nil
 }
 
+// stopSignals end a run the way Ctrl-C does: the search stops and the
+// report says what it found so far. SIGHUP is among them: a terminal
+// closed, or an ssh connection lost, must not cost a long run its figures.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // searchContext is the context a search runs in, and the function that
-// releases it: cancelled by Ctrl-C or SIGTERM, after timeout if it is not
-// 0, and by the memory guard if guarded.
+// releases it: cancelled by a stop signal (Ctrl-C, SIGTERM, SIGHUP), after
+// timeout if it is not 0, and by the memory guard if guarded.
 func searchContext(parent context.Context, timeout time.Duration, guarded bool) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(parent, stopSignals...)
 	unguard := func() {}
 	if guarded {
 		ctx, unguard = guardMemory(ctx)
@@ -367,10 +377,12 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSweep(c, j.space.Count()); err != nil {
+		return err
+	}
 	// With -memory the search keeps to its own bound: no guard.
 	ctx, stop := searchContext(c.Context, j.timeout, j.opts.Memory == 0)
 	defer stop()
-	sayEstimate(c.App.ErrWriter, j.space.Count())
 	progress := newProgress(c, false)
 	if progress != nil {
 		j.opts.Progress = progress.report
@@ -392,8 +404,7 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	rep := verifyReport(j, res, trace)
-	rep.saveTrace(c, j.traceOut)
-	saveChart(c, trace)
+	saveCounterexample(c, rep, j.traceOut)
 	return rep.exit()
 }
 
@@ -450,9 +461,19 @@ func parseSize(s string) (int64, error) {
 	b := v * mult
 	switch {
 	case b < minMemory:
-		return 0, fmt.Errorf("%s bytes is too little (the least is 64K; is the unit missing?)", s)
+		msg := fmt.Sprintf("%s bytes is too little: the least is 64K (%s bytes)", commas(int64(b)), commas(minMemory))
+		if m[2] == "" {
+			msg += fmt.Sprintf("; is the unit missing, as in %sM?", m[1])
+		}
+		return 0, sizeOutOfRange(msg)
 	case b > maxMemory:
-		return 0, fmt.Errorf("%s is more than 1024T", s)
+		return 0, sizeOutOfRange("too much: the most is 1024T")
 	}
 	return int64(b), nil
 }
+
+// sizeOutOfRange is parseSize's error for a size it reads but does not
+// accept: it says the limit, and needs no hint on how to write a size.
+type sizeOutOfRange string
+
+func (e sizeOutOfRange) Error() string { return string(e) }

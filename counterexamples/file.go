@@ -138,6 +138,7 @@ func ReadFile(path string) (*File, error) {
 // ParseFile reads a JSON trace from b; name says where it came from, in
 // errors (a path, or "the upload").
 func ParseFile(b []byte, name string) (*File, error) {
+	b = TrimBOM(b)
 	var report struct {
 		Version int `json:"elcheck_report"`
 	}
@@ -156,6 +157,12 @@ func ParseFile(b []byte, name string) (*File, error) {
 	}
 	return &f, nil
 }
+
+// TrimBOM drops the UTF-8 byte-order mark that some editors and shells
+// (Notepad, Windows PowerShell's Out-File -Encoding utf8) put at the start
+// of a file, and that encoding/json refuses ("invalid character 'ï'"):
+// every JSON file elcheck reads, trace or shard report, goes through it.
+func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\uFEFF")) }
 
 // Config rebuilds the configuration a trace file runs in.
 func (f *File) Config(m spec.Machine) (spec.Config, error) {
