@@ -178,3 +178,35 @@ func TestSweepTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// Once a violation is known, the line says so, and the ETA follows the
+// rate of the depth-limited searches since, not the whole run's.
+func TestProgressViolationKnown(t *testing.T) {
+	var b bytes.Buffer
+	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := newProgressReporter(&b, true, false, clk.now, heap120MB)
+	found := func(done int, states int64) explore.Progress {
+		pr := at(done, 1000, states)
+		pr.Violated, pr.Steps = "validity", 10
+		return pr
+	}
+	steps := []struct {
+		after time.Duration
+		pr    explore.Progress
+		want  string
+	}{
+		{0, at(0, 1000, 0), ""},
+		// 100 configurations in 100 s, then the violation.
+		{100 * time.Second, found(100, 1_000_000), "elcheck: after 1m40s: 100/1,000 configurations (10.0%), ETA 15m00s; 1,000,000 states (10,000/s), depth 40, heap 120 MB; validity violated, 10 steps: looking for a shorter one up to depth 9\n"},
+		// 400 more in 10 s: 40 a second, 500 left: 12.5 s.
+		{10 * time.Second, found(500, 1_100_000), "elcheck: after 1m50s: 500/1,000 configurations (50.0%), ETA 13s; 1,100,000 states (10,000/s), depth 40, heap 120 MB; validity violated, 10 steps: looking for a shorter one up to depth 9\n"},
+	}
+	for i, s := range steps {
+		clk.advance(s.after)
+		b.Reset()
+		p.report(s.pr)
+		if b.String() != s.want {
+			t.Errorf("step %d: got %q, want %q", i, b.String(), s.want)
+		}
+	}
+}

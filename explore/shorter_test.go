@@ -104,3 +104,25 @@ func sameFigures(t *testing.T, a, b *explore.Result) {
 	}
 	sameCounterexample(t, a, b)
 }
+
+// TestShorterEchoJoinHigher pins the sweep that ran for minutes before
+// depth limits (310 million states after 18 minutes, unfinished): it now
+// ends, well within a state budget the old sweep overran, with the same
+// 10-step counterexample and the same figures on one worker and two.
+func TestShorterEchoJoinHigher(t *testing.T) {
+	m, _ := protocols.Lookup("echo-joinhigher")
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 4), Channels: m.Info().Channels, PortBlind: m.Info().PortBlind}
+	opts := explore.DefaultOptions()
+	opts.MaxStates, opts.Workers = 2_000_000, 1
+	res := explore.Check(context.Background(), m, space, opts)
+	v := res.Violation
+	if res.Incomplete != "" || v == nil || v.Property != "validity" || len(v.Trace) != 10 || v.ConfigIndex != 17 {
+		t.Fatalf("%s (%s), want validity in 10 steps in configuration 17", res.Verdict(), res.Incomplete)
+	}
+	if res.States != 652_284 || res.ConfigsDone != 5 || res.DepthCut != 565 || res.CutDepth != 11 {
+		t.Errorf("%d states, %d configurations done, %d depth limited to %d; want 652284, 5, 565, 11",
+			res.States, res.ConfigsDone, res.DepthCut, res.CutDepth)
+	}
+	opts.Workers = 2
+	sameFigures(t, res, explore.Check(context.Background(), m, space, opts))
+}
