@@ -56,6 +56,14 @@ func newCache(limit int64) *ristretto.Cache[uint64, memo] {
 // evicted; verdicts, the fewest and most messages and the counterexample
 // (the first in depth-first order) do not.
 func (x *searcher) runCached(sy *System) configResult {
+	if x.depthLimit != noLimit {
+		// A depth-first search cannot keep to a depth limit (a state cut
+		// at the limit may be met again higher up, and the cache would
+		// skip it): search the whole configuration, reduced as the check
+		// asks, as without a limit.
+		defer func(reduce bool) { x.reduce = reduce }(x.reduce)
+		x.reduce = x.opts.POR
+	}
 	x.reset(sy, plan{edges: true})
 	if x.cache == nil {
 		x.cache = newCache(x.memLimit)
