@@ -150,6 +150,7 @@ func checkReport(r *jsonReport) error {
 		{"configurations_done", int64(r.ConfigsDone)}, {"states", r.States}, {"transitions", r.Transitions}, {"final_states", r.FinalStates},
 		{"max_depth", int64(r.MaxDepth)}, {"elapsed_ms", r.ElapsedMS}, {"elapsed_max_ms", r.ElapsedMaxMS}, {"configurations_cached", int64(r.Cached)},
 		{"configurations_on_disk", int64(r.Disk)}, {"uniformity_checked", r.UniformChecked}, {"uniformity_every", int64(r.UniformEvery)},
+		{"configurations_depth_limited", int64(r.DepthLimited)}, {"depth_limit", int64(r.DepthLimit)},
 	} {
 		if f.v < 0 {
 			return fmt.Errorf("%s: %d is negative", f.name, f.v)
@@ -183,6 +184,12 @@ func checkReport(r *jsonReport) error {
 	}
 	if err := checkProperties(r, explore.Checks(sp)); err != nil {
 		return err
+	}
+	if r.DepthLimited > 0 && r.Counterexample == nil {
+		return fmt.Errorf("configurations_depth_limited: %d, but only a violation limits the depth of a search, and there is no counterexample", r.DepthLimited)
+	}
+	if r.ConfigsDone+r.DepthLimited > r.Configurations {
+		return fmt.Errorf("configurations_depth_limited: %d and %d done, more than the shard's %d configurations", r.DepthLimited, r.ConfigsDone, r.Configurations)
 	}
 	if c := r.Counterexample; c != nil {
 		switch {
@@ -387,6 +394,9 @@ func mergeReports(shards []shardReport) (*report, error) {
 		m.Collision += s.Collision
 		m.Cached += s.Cached
 		m.Disk += s.Disk
+		m.DepthLimited += s.DepthLimited
+		m.DepthLimit = max(m.DepthLimit, s.DepthLimit)
+		m.First = m.First || s.First
 		m.UniformChecked += s.UniformChecked
 		m.UniformEvery = s.UniformEvery
 		if s.Messages.Min >= 0 && (m.Messages.Min < 0 || s.Messages.Min < m.Messages.Min) {

@@ -136,6 +136,9 @@ func TestMergeCrossChecks(t *testing.T) {
 		{"a shard of another sweep", []edit{{"partial_order_reduction", false}}, exitUsage, "are not shards of one sweep: partial_order_reduction true in one, false in the other"},
 		{"a shard relabelled", []edit{{"shard.index", 0}}, exitUsage, `shard-1.json: verdict: "shard 1 of 3: VERIFIED on its 30 of 90 configurations; `},
 		{"a consistent early stop", incomplete, exitIncomplete, "INCOMPLETE: shard 1: state limit reached"},
+		{"depth limited without a violation", []edit{{"configurations_depth_limited", 3}, {"depth_limit", 5}}, exitUsage,
+			"shard-1.json: configurations_depth_limited: 3, but only a violation limits the depth of a search"},
+		{"negative depth limited", []edit{{"configurations_depth_limited", -3}}, exitUsage, "shard-1.json: configurations_depth_limited: -3 is negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -383,4 +386,40 @@ func mergeAll(t *testing.T, files ...[]byte) {
 	var buf bytes.Buffer
 	m.writeText(&buf)
 	m.writeJSON(&buf)
+}
+
+// A violated sweep's shards each limit the depth of their later
+// configurations: merge adds up how many were limited, says so, and
+// reports the unsharded run's counterexample.
+func TestMergeDepthLimited(t *testing.T) {
+	reports := shardReports(t, 3, "-algo=cr-flip", "-n=4")
+	limited := 0
+	for _, r := range reports {
+		if v, ok := r["configurations_depth_limited"].(float64); ok {
+			limited += int(v)
+		}
+	}
+	if limited == 0 {
+		t.Fatal("no shard was depth limited")
+	}
+	files := writeReports(t, reports)
+	code, out, stderr := elcheck(append([]string{"merge", "-format=json"}, files...)...)
+	if code != exitViolated {
+		t.Fatalf("merge: exit %d\n%s%s", code, out, stderr)
+	}
+	got := parseReport(t, "merge", out)
+	if got.DepthLimited != limited || got.ConfigsDone+got.DepthLimited > got.Configurations {
+		t.Errorf("merged %d depth limited and %d done of %d, want %d limited", got.DepthLimited, got.ConfigsDone, got.Configurations, limited)
+	}
+	code, want, _ := elcheck("verify", "-algo=cr-flip", "-n=4", "-format=json")
+	if code != exitViolated {
+		t.Fatalf("verify: exit %d", code)
+	}
+	if w := parseReport(t, "verify", want); w.Counterexample == nil || got.Counterexample == nil || *w.Counterexample != *got.Counterexample {
+		t.Errorf("merged counterexample %+v, unsharded %+v", got.Counterexample, w.Counterexample)
+	}
+	_, text, _ := elcheck(append([]string{"merge"}, files...)...)
+	if !strings.Contains(text, fmt.Sprintf("\ndepth limited   %d configurations", limited)) {
+		t.Errorf("the merged text does not say how many were depth limited:\n%s", text)
+	}
 }
