@@ -21,24 +21,17 @@ func at(done, total int, states int64) explore.Progress {
 	return explore.Progress{States: states, Depth: 40, ConfigsDone: done, ConfigsTotal: total, Config: ring(5)}
 }
 
-// -progress off a terminal: plain lines, the first after 10 s, then at
-// most one every 10 s, with the share done and the ETA.
-func TestProgressPlain(t *testing.T) {
-	var b bytes.Buffer
-	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	p := newProgressReporter(&b, true, false, clk.now, heap120MB)
-	steps := []struct {
-		after time.Duration
-		pr    explore.Progress
-		want  string
-	}{
-		{0, at(0, 1000, 0), ""},
-		{5 * time.Second, at(0, 1000, 2_500_000), ""},
-		{5 * time.Second, at(100, 1000, 5_000_000), "elcheck: after 10s: 100/1,000 configurations (10.0%), ETA 1m30s; 5,000,000 states (500,000/s), depth 40, heap 120 MB\n"},
-		{9 * time.Second, at(150, 1000, 9_000_000), ""},
-		{1 * time.Second, at(200, 1000, 10_000_000), "elcheck: after 20s: 200/1,000 configurations (20.0%), ETA 1m20s; 10,000,000 states (500,000/s), depth 40, heap 120 MB\n"},
-		{3 * time.Hour, at(200, 1000, 10_000_000), "elcheck: after 3h00m: 200/1,000 configurations (20.0%), ETA 12h01m; 10,000,000 states (924/s), depth 40, heap 120 MB\n"},
-	}
+// progressStep is a report after a while, and the text it must print.
+type progressStep struct {
+	after time.Duration
+	pr    explore.Progress
+	want  string
+}
+
+// playProgress moves the clock and reports each step to p, checking what
+// p writes to b.
+func playProgress(t *testing.T, p *progressReporter, clk *fakeClock, b *bytes.Buffer, steps []progressStep) {
+	t.Helper()
 	for i, s := range steps {
 		clk.advance(s.after)
 		b.Reset()
@@ -47,6 +40,23 @@ func TestProgressPlain(t *testing.T) {
 			t.Errorf("step %d: got %q, want %q", i, b.String(), s.want)
 		}
 	}
+}
+
+// -progress off a terminal: plain lines, the first after 10 s, then at
+// most one every 10 s, with the share done and the ETA.
+func TestProgressPlain(t *testing.T) {
+	var b bytes.Buffer
+	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := newProgressReporter(&b, true, false, clk.now, heap120MB)
+	steps := []progressStep{
+		{0, at(0, 1000, 0), ""},
+		{5 * time.Second, at(0, 1000, 2_500_000), ""},
+		{5 * time.Second, at(100, 1000, 5_000_000), "elcheck: after 10s: 100/1,000 configurations (10.0%), ETA 1m30s; 5,000,000 states (500,000/s), depth 40, heap 120 MB\n"},
+		{9 * time.Second, at(150, 1000, 9_000_000), ""},
+		{1 * time.Second, at(200, 1000, 10_000_000), "elcheck: after 20s: 200/1,000 configurations (20.0%), ETA 1m20s; 10,000,000 states (500,000/s), depth 40, heap 120 MB\n"},
+		{3 * time.Hour, at(200, 1000, 10_000_000), "elcheck: after 3h00m: 200/1,000 configurations (20.0%), ETA 12h01m; 10,000,000 states (924/s), depth 40, heap 120 MB\n"},
+	}
+	playProgress(t, p, clk, &b, steps)
 	p.finish()
 	if b.Len() != 0 && !strings.HasSuffix(b.String(), "\n") {
 		t.Errorf("finish wrote %q", b.String())
@@ -190,23 +200,12 @@ func TestProgressViolationKnown(t *testing.T) {
 		pr.Violated, pr.Steps = "validity", 10
 		return pr
 	}
-	steps := []struct {
-		after time.Duration
-		pr    explore.Progress
-		want  string
-	}{
+	steps := []progressStep{
 		{0, at(0, 1000, 0), ""},
 		// 100 configurations in 100 s, then the violation.
 		{100 * time.Second, found(100, 1_000_000), "elcheck: after 1m40s: 100/1,000 configurations (10.0%), ETA 15m00s; 1,000,000 states (10,000/s), depth 40, heap 120 MB; validity violated, 10 steps: looking for a shorter one up to depth 9\n"},
 		// 400 more in 10 s: 40 a second, 500 left: 12.5 s.
 		{10 * time.Second, found(500, 1_100_000), "elcheck: after 1m50s: 500/1,000 configurations (50.0%), ETA 13s; 1,100,000 states (10,000/s), depth 40, heap 120 MB; validity violated, 10 steps: looking for a shorter one up to depth 9\n"},
 	}
-	for i, s := range steps {
-		clk.advance(s.after)
-		b.Reset()
-		p.report(s.pr)
-		if b.String() != s.want {
-			t.Errorf("step %d: got %q, want %q", i, b.String(), s.want)
-		}
-	}
+	playProgress(t, p, clk, &b, steps)
 }
