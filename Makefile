@@ -70,6 +70,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'Config|VisitedSetGraph|Sweep' -benchtime 3x ./explore/
 	$(GO) test -run '^$$' -bench 'PerCore' -benchtime 5x -count 3 ./explore/
 	$(GO) test -run '^$$' -bench 'Protocols' -benchtime 3x ./explore/
+	$(GO) test -run '^$$' -bench 'Measure' -benchtime 3x ./bounds/
 
 ## pgo: rewrite cmd/elcheck/default.pgo, the CPU profile that go build and
 ## go run optimize elcheck with (profile-guided optimization, go.dev/doc/pgo):
