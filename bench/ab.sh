@@ -11,6 +11,9 @@
 #     one SPIN also explores): n in CONFIGS (default 12 13), 1 and 2 workers;
 #   - `bounds -algo=A -n=N` for each A:N in BOUNDS (default tree:5 cr:3..7
 #     hs:3..4), with causal clocks and costs;
+#   - sweeps with a violation, `verify -algo=A -n=N` for each A:N in
+#     VIOLATED (default none; e.g. "cr-flip:7 echo-joinhigher:4"), each cut
+#     at VTIMEOUT (default 300s): a run cut there shows that time;
 #   - unless GOBENCH=0, the Go benchmarks `make bench` runs: Sweep, Config
 #     (n = 10, 12), PerCore, VisitedSetInsert.
 #
@@ -29,6 +32,8 @@ SWEEPS=${SWEEPS-"6 7"}
 CONFIGS=${CONFIGS-"12 13"}
 BOUNDS=${BOUNDS-"tree:5 cr:3..7 hs:3..4"}
 GOBENCH=${GOBENCH-1}
+VIOLATED=${VIOLATED-}
+VTIMEOUT=${VTIMEOUT-300s}
 out=$root/bench/out/ab
 mkdir -p "$out"
 die() { echo "ab.sh: $*" >&2; exit 2; }
@@ -54,7 +59,7 @@ run() {
 	shift 2
 	local t0 t1
 	t0=$(date +%s.%N)
-	"$@" >/dev/null
+	"$@" >/dev/null || true # a violation exits 1, a run cut short 3
 	t1=$(date +%s.%N)
 	printf '%s\t%s\t%s\n' "$name" "$side" "$(echo "$t1 - $t0" | bc)" >>"$rows"
 }
@@ -77,6 +82,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
 				run "config dkr n=$n, $w worker(s)" $side "$out/$side-elcheck" verify -algo=dkr -n="$n" -ids="$ids" \
 					-initiators=all -reduce=none -skip-comparison-only -workers="$w"
 			done
+		done
+		for v in $VIOLATED; do
+			run "verify ${v%%:*} -n=${v#*:} (violated)" $side "$out/$side-elcheck" verify -algo="${v%%:*}" -n="${v#*:}" -timeout="$VTIMEOUT"
 		done
 		for b in $BOUNDS; do
 			run "bounds ${b%%:*} -n=${b#*:}" $side "$out/$side-elcheck" bounds -algo="${b%%:*}" -n="${b#*:}"
