@@ -397,7 +397,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 	batch, ahead := fill(make([]outcome, 0, firstBatch)), make([]outcome, 0, batchSize)
 	for ; stopped == nil && len(batch) > 0; batch, ahead = ahead, batch {
 		if sp != nil {
-			sp.batch(res.ConfigsDone, res.States, res.MaxDepth)
+			sp.batch(res.ConfigsDone+res.DepthCut, res.States, res.MaxDepth) // the depth-limited ones are finished too
 		}
 		var cursor atomic.Int64
 		search := func(w int) {

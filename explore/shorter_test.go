@@ -126,3 +126,34 @@ func TestShorterEchoJoinHigher(t *testing.T) {
 	opts.Workers = 2
 	sameFigures(t, res, explore.Check(context.Background(), m, space, opts))
 }
+
+// Progress counts the depth-limited configurations as done (searched as
+// far as they will be), so that its share and ETA follow the limited
+// searches; and it names the violation known.
+func TestShorterProgress(t *testing.T) {
+	m, _ := protocols.Lookup("peterson-norelay")
+	space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, 6), Channels: m.Info().Channels}
+	opts := explore.DefaultOptions()
+	opts.Workers = 1
+	most, named := 0, ""
+	opts.Progress = func(p explore.Progress) {
+		most = max(most, p.ConfigsDone)
+		if p.Violated != "" {
+			named = fmt.Sprintf("%s in %d steps", p.Violated, p.Steps)
+		}
+	}
+	res := explore.Check(context.Background(), m, space, opts)
+	if res.Violation == nil || res.DepthCut < 5000 {
+		t.Fatalf("%s with %d configurations depth limited, want a violation and most of the %d limited", res.Verdict(), res.DepthCut, res.Configs)
+	}
+	if most < res.ConfigsDone+res.DepthCut-batchOf {
+		t.Errorf("progress reached %d configurations done, want at least %d of the %d done or limited", most, res.ConfigsDone+res.DepthCut-batchOf, res.ConfigsDone+res.DepthCut)
+	}
+	if want := fmt.Sprintf("%s in %d steps", res.Violation.Property, len(res.Violation.Trace)); named != want {
+		t.Errorf("progress named %q, want %q", named, want)
+	}
+}
+
+// batchOf is the most configurations a check merges at once: progress
+// may lag the merge by one batch.
+const batchOf = 1024
