@@ -120,6 +120,11 @@ type Options struct {
 	// unlimited, for tests: search every configuration to its end even
 	// after a violation (sweep.go).
 	unlimited bool
+	// counts, for tests, counts the paths the check's searches took
+	// (pathCounts); Check makes one if it is nil. localsLimit, for tests,
+	// stops a search at that many distinct local states (0: czLocals).
+	counts      *pathCounts
+	localsLimit int
 	// onMerged, for tests, sees each configuration's result as it is
 	// merged: its index, its depth limit, the deepest state it reached,
 	// whether it was cut at the limit, and the length of the violation it
@@ -274,9 +279,17 @@ func (o *outcome) recover() {
 	o.r = configResult{minMsg: -1, stopped: &InternalError{fmt.Sprintf("%v\n%s", r, debug.Stack())}}
 }
 
-// halted counts the configurations a check did not search because an
-// earlier one stopped short, for the tests.
-var halted atomic.Int64
+// pathCounts counts the paths a check's searches took, for the tests to see
+// each one taken (Options.counts): configurations left unsearched because
+// an earlier one stopped short; searches on the tag set (tagset.go), those
+// run again without it for a violation's trace, and those run again with
+// edges; and the levels' segments, chunks expanded by the workers and left
+// over to the searcher, and searches with edges (levels.go).
+type pathCounts struct {
+	halted                                 atomic.Int64
+	tagSearches, tagRetraced, tagUnlayered atomic.Int64
+	segments, expanded, leftOver, edges    atomic.Int64
+}
 
 // InternalError is a fault of elcheck itself met during a check: the
 // check stops, and Result.Internal says what happened.
@@ -291,6 +304,9 @@ func (e *InternalError) Error() string { return "internal error: " + e.What }
 // result does not depend on how many.
 func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Options) *Result {
 	start := time.Now()
+	if opts.counts == nil {
+		opts.counts = new(pathCounts)
+	}
 	info := m.Info()
 	res := &Result{Algo: info.Name, N: space.N(), Channels: space.Channels, Configs: space.Count(),
 		Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}
@@ -410,7 +426,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 				o := &batch[j]
 				if int64(o.k) > haltAt.Load() {
 					o.r = configResult{minMsg: -1, stopped: errHalted}
-					halted.Add(1)
+					opts.counts.halted.Add(1)
 					continue
 				}
 				func() {

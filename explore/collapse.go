@@ -39,8 +39,9 @@ const czMaxLocals = 1 << 24
 const czLimit = 64 << 20
 
 // czLocals is the most local states a search goes on with: room for one
-// state's new ones below czMaxLocals. A variable for the tests.
-var czLocals = czMaxLocals - 1<<12
+// state's new ones below czMaxLocals (Options.localsLimit, for the tests,
+// lowers it).
+const czLocals = czMaxLocals - 1<<12
 
 var errTooManyLocals = fmt.Errorf("more than %d distinct local states in one configuration, more than the search can number (does a local state count something without bound?)", czMaxLocals)
 
@@ -672,7 +673,9 @@ func (c *collapser) encode(dst []byte, v []uint32) []byte {
 // successor's fingerprint from its parent's.
 type collapsedStore struct {
 	x *searcher
-	c *collapser // tables[0], or tables[1] with clocks
+	// localsLimit is czLocals, or Options.localsLimit (tests).
+	localsLimit int
+	c           *collapser // tables[0], or tables[1] with clocks
 	// tables are the interned components of states without and with
 	// clocks: a search with clocks follows one without them (search),
 	// and each keeps its tables across a sweep's configurations.
@@ -815,7 +818,7 @@ func (cs *collapsedStore) begin(sy *System) ([]byte, uint64, State) {
 func (cs *collapsedStore) expand(i, d int32, rec []byte, out *expansion) {
 	x, c := cs.x, cs.c
 	cs.loaded = i
-	if len(c.localB) >= czLocals {
+	if len(c.localB) >= cs.localsLimit {
 		out.stop = errTooManyLocals
 		return
 	}

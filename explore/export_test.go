@@ -4,17 +4,17 @@ package explore
 // once, for the tests of the cache (cache_test.go).
 func NoDisk(o *Options) { o.noDisk = true }
 
-// SetLocalsLimit makes searches stop at n distinct local states instead
-// of some 16 million, until restore is called.
-func SetLocalsLimit(n int) (restore func()) {
-	saved := czLocals
-	czLocals = n
-	return func() { czLocals = saved }
-}
+// LocalsLimit makes o's searches stop at n distinct local states instead
+// of some 16 million.
+func LocalsLimit(o *Options, n int) { o.localsLimit = n }
 
-// Halted is how many configurations checks have left unsearched so far
-// because an earlier one stopped short.
-func Halted() int64 { return halted.Load() }
+// Halted has o's checks count the configurations they left unsearched
+// because an earlier one stopped short, and returns the count so far.
+func Halted(o *Options) func() int64 {
+	c := new(pathCounts)
+	o.counts = c
+	return c.halted.Load
+}
 
 // Unlimited makes a check search every configuration to its end even
 // after a violation, as before depth limits (sweep.go).

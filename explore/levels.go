@@ -82,11 +82,6 @@ func levelChunkFor(m int32) int32 {
 	return size
 }
 
-// levelCounts counts segments, chunks expanded by the workers and left
-// over to the searcher, and searches that record edges, for the tests to
-// see every path taken.
-var levelCounts struct{ segments, expanded, leftOver, edges atomic.Int64 }
-
 // levelChunkOut is one chunk's expansion, with its fingerprints by worker
 // of phase 3, alone on its cache lines.
 type levelChunkOut struct {
@@ -248,7 +243,7 @@ func (x *searcher) runLevels(r *configResult) taken {
 	lr := &lv.res
 	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
 	if !x.noEdges {
-		levelCounts.edges.Add(1)
+		x.opts.counts.edges.Add(1)
 	}
 	lv.crew.start(par - 1)
 	defer func() {
@@ -417,16 +412,16 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 // visited set of a search that stops there.
 func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 	cs, lv, par := &x.cz, &x.lv, x.par
-	levelCounts.segments.Add(1)
+	x.opts.counts.segments.Add(1)
 	outs := lv.chunkOuts(sg)
 	if !slices.Contains(lv.deferred[sg.parity][:len(outs)], true) {
-		levelCounts.expanded.Add(int64(len(outs)))
+		x.opts.counts.expanded.Add(int64(len(outs)))
 		return outs, true
 	}
 	for c, lc := range outs {
 		out := &lc.out
 		if lv.deferred[sg.parity][c] {
-			levelCounts.leftOver.Add(1)
+			x.opts.counts.leftOver.Add(1)
 			out.reset()
 			lc.parents = lc.parents[:0]
 			for i := sg.first(c); i < sg.last(c) && out.err == nil && out.stop == nil; i++ {
@@ -438,7 +433,7 @@ func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 			}
 			lc.split(par)
 		} else {
-			levelCounts.expanded.Add(1)
+			x.opts.counts.expanded.Add(1)
 			if cs.countUses(sg.first(c), out) {
 				lc.split(par)
 			}

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
@@ -126,11 +125,6 @@ func (out *expansion) addWeights(costs []Cost, sends []spec.Send) {
 	}
 }
 
-// tagCounts counts searches on the tag set, and those run again without
-// it for a violation's trace or with edges, for the tests to see every
-// path taken.
-var tagCounts struct{ searches, retraced, unlayered atomic.Int64 }
-
 // run explores the configuration of sy completely, or until a violation,
 // the state budget or the context stops it.
 func (x *searcher) run(sy *System) configResult {
@@ -143,12 +137,12 @@ func (x *searcher) run(sy *System) configResult {
 		done := x.explore(&r)
 		x.lastStates = r.states
 		if p.tags {
-			tagCounts.searches.Add(1)
+			x.opts.counts.tagSearches.Add(1)
 		}
 		if p.tags && r.violation != nil {
 			// Find it again with the index set, to replay its trace
 			// (found), which a pure protocol does at the same state.
-			tagCounts.retraced.Add(1)
+			x.opts.counts.tagRetraced.Add(1)
 			onTags = r.violation
 			*x.budget = budget
 			p.tags = false
@@ -163,7 +157,7 @@ func (x *searcher) run(sy *System) configResult {
 			return r
 		}
 		if p.tags {
-			tagCounts.unlayered.Add(1)
+			x.opts.counts.tagUnlayered.Add(1)
 		}
 		// Not layered after all: search again, recording edges for the
 		// analyses.

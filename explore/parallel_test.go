@@ -77,7 +77,7 @@ func TestLevelsAgree(t *testing.T) {
 	// uniformity self-check calls steps too, at other times in the two
 	// searches (levels.go), so they go astray at other places.
 	hidden := map[string]bool{"fixture-counter": true, "fixture-map-order": true}
-	segments, expanded, leftOver, edges := levelCounts.segments.Load(), levelCounts.expanded.Load(), levelCounts.leftOver.Load(), levelCounts.edges.Load()
+	counts := new(pathCounts)
 	for _, m := range ms {
 		if m.Info().Chooses {
 			continue // never collapsed: TestParallelSearchAgrees
@@ -90,7 +90,7 @@ func TestLevelsAgree(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/n=%d/%v", m.Info().Name, n, ch), func(t *testing.T) {
 					space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: ch}
 					opts := DefaultOptions()
-					opts.POR, opts.Workers = false, 1
+					opts.POR, opts.Workers, opts.counts = false, 1, counts
 					fixtures.Reset()
 					seq := Check(context.Background(), m, space, opts)
 					vs := variants
@@ -118,8 +118,7 @@ func TestLevelsAgree(t *testing.T) {
 			}
 		}
 	}
-	if levelCounts.segments.Load() == segments || levelCounts.expanded.Load() == expanded || levelCounts.leftOver.Load() == leftOver ||
-		levelCounts.edges.Load() == edges {
+	if counts.segments.Load() == 0 || counts.expanded.Load() == 0 || counts.leftOver.Load() == 0 || counts.edges.Load() == 0 {
 		t.Fatal("the levels' workers expanded no chunk, left none over, or never recorded edges: the test did not test them")
 	}
 }
@@ -146,13 +145,12 @@ func TestLevelsStopAlike(t *testing.T) {
 			opts := DefaultOptions()
 			opts.POR, opts.Workers, opts.MaxStates, opts.Memory = false, 1, tc.maxStates, tc.memory
 			seq := Check(context.Background(), m, space, opts)
-			segments := levelCounts.segments.Load()
-			opts.levels, opts.chunk = 2, 7
+			opts.levels, opts.chunk, opts.counts = 2, 7, new(pathCounts)
 			got := Check(context.Background(), m, space, opts)
 			if diff := cmp.Diff(seq, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
 				t.Fatalf("results differ (-sequential +levels):\n%s", diff)
 			}
-			if levelCounts.segments.Load() == segments {
+			if opts.counts.segments.Load() == 0 {
 				t.Fatal("the levels were not searched by workers")
 			}
 			if seq.States < 1000 || (tc.maxStates > 0) != (seq.Verdict().Outcome == invariants.Incomplete) || (tc.memory > 0) != (seq.Disk == 1) {

@@ -167,8 +167,15 @@ type uniformScratch struct {
 }
 
 func newSearcher(ctx context.Context, opts Options, budget *int64) *searcher {
+	if opts.counts == nil { // Check shares one among its searchers
+		opts.counts = new(pathCounts)
+	}
 	x := &searcher{opts: opts, budget: budget, ctx: ctx, depthLimit: noLimit}
 	x.bytes.x, x.cz.x = x, x
+	x.cz.localsLimit = czLocals
+	if opts.localsLimit > 0 {
+		x.cz.localsLimit = opts.localsLimit
+	}
 	return x
 }
 

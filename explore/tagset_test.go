@@ -111,7 +111,7 @@ func TestTagSetAgrees(t *testing.T) {
 		t.Skip("TestLevelsAgree runs the workers under the race detector")
 	}
 	hidden := map[string]bool{"fixture-counter": true, "fixture-map-order": true} // as TestLevelsAgree
-	searches, retraced, unlayered := tagCounts.searches.Load(), tagCounts.retraced.Load(), tagCounts.unlayered.Load()
+	counts := new(pathCounts)
 	for _, m := range append(protocols.All(), fixtures.All()...) {
 		for n := 2; n <= fixtures.MaxN(m.Info(), 4); n++ {
 			for _, ch := range []spec.Channels{spec.FIFO, spec.Bag} {
@@ -122,7 +122,7 @@ func TestTagSetAgrees(t *testing.T) {
 						levels int
 					}{{false, 0}, {true, 0}, {false, 2}} {
 						opts := DefaultOptions()
-						opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags = v.por, 1, false, 1
+						opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags, opts.counts = v.por, 1, false, 1, counts
 						if v.levels > 0 {
 							opts.levels, opts.chunk = v.levels, 1
 						}
@@ -145,7 +145,7 @@ func TestTagSetAgrees(t *testing.T) {
 			}
 		}
 	}
-	if tagCounts.searches.Load() == searches || tagCounts.retraced.Load() == retraced || tagCounts.unlayered.Load() == unlayered {
+	if counts.tagSearches.Load() == 0 || counts.tagRetraced.Load() == 0 || counts.tagUnlayered.Load() == 0 {
 		t.Fatal("no search on tags, none found a violation again, or none found its graph not layered: the test did not test them")
 	}
 }
@@ -180,15 +180,14 @@ func TestTagSetImpureOnce(t *testing.T) {
 	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: spec.FIFO,
 		IDs: []spec.ID{1, 2, 3}, Initiators: 1}
 	opts := DefaultOptions()
-	opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags = false, 1, false, 1
-	retraced := tagCounts.retraced.Load()
+	opts.POR, opts.Workers, opts.ComparisonOnly, opts.tags, opts.counts = false, 1, false, 1, new(pathCounts)
 	onceWrongCalled.Store(false)
 	res := Check(context.Background(), m, space, opts)
 	if res.Violation == nil || res.Violation.Property != invariants.StepPurity || !strings.Contains(res.Violation.Detail, "not deterministic") ||
 		len(res.Violation.Trace) != 1 {
 		t.Fatalf("got %v, want the wake-up's impurity with its one-step trace", res.Violation)
 	}
-	if tagCounts.retraced.Load() == retraced {
+	if opts.counts.tagRetraced.Load() == 0 {
 		t.Fatal("no violation was found on the tag set")
 	}
 }

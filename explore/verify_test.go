@@ -224,12 +224,12 @@ func TestStopReason(t *testing.T) {
 // whose local states count without bound runs out of local-state numbers,
 // which the report names, not as "interrupted" (its message before).
 func TestEngineLimitNamed(t *testing.T) {
-	defer explore.SetLocalsLimit(5000)()
 	m := spec.Erase(fixtures.Endless{})
 	space := configs.Space{Topologies: spec.MustTopologies(spec.UniRing, 3), Channels: spec.FIFO, IDs: []spec.ID{1, 2, 3}, Initiators: 1}
 	for _, workers := range []int{1, 2} {
 		opts := explore.DefaultOptions()
 		opts.Workers = workers
+		explore.LocalsLimit(&opts, 5000)
 		res := explore.Check(context.Background(), m, space, opts)
 		want := "distinct local states in one configuration"
 		if !strings.Contains(res.Incomplete, want) || res.Verdict().Outcome != invariants.Incomplete {
@@ -244,11 +244,12 @@ func TestEngineLimitNamed(t *testing.T) {
 	for _, workers := range []int{1, 2, 2, 2} {
 		opts := explore.DefaultOptions()
 		opts.Workers = workers
+		explore.LocalsLimit(&opts, 5000)
 		// Progress counts a configuration done as the result does: not
 		// one that stopped short.
 		mostDone := 0
 		opts.Progress = func(p explore.Progress) { mostDone = max(mostDone, p.ConfigsDone) }
-		before := explore.Halted()
+		halted := explore.Halted(&opts)
 		res := explore.Check(context.Background(), m, space, opts)
 		if mostDone > res.ConfigsDone {
 			t.Errorf("workers=%d: progress reported %d configurations done, the result %d", workers, mostDone, res.ConfigsDone)
@@ -260,7 +261,7 @@ func TestEngineLimitNamed(t *testing.T) {
 			}
 			// The other 13, in the same batch, were left unsearched, not
 			// run to the limit.
-			if h := explore.Halted() - before; h != int64(res.Configs-1) {
+			if h := halted(); h != int64(res.Configs-1) {
 				t.Errorf("one worker: %d configurations left unsearched, want %d", h, res.Configs-1)
 			}
 			continue
