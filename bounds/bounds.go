@@ -197,7 +197,7 @@ func DefaultCheck() explore.Options {
 }
 
 // Measure explores every configuration of space with m and returns the
-// row of figures for space.N(). It sets opts.Costs, Time and OnConfig, and
+// row of figures for space.N(). It sets opts.Costs, Time, EveryConfig and OnConfig, and
 // turns off the comparison-only and uniformity checks, which re-explore or
 // sample states and change no figure. The declared bound is checked here
 // (opts.IgnoreBound), not by explore, so a configuration that exceeds it is
@@ -218,6 +218,10 @@ func Measure(ctx context.Context, m spec.Machine, space configs.Space, opts expl
 	opts.Costs, opts.Time = costs, true
 	opts.ComparisonOnly, opts.UniformityEvery = false, 0
 	opts.IgnoreBound = true
+	// Every configuration without a violation is measured, also those
+	// after one: a check that only looks for a shorter counterexample
+	// would search them to a depth.
+	opts.EveryConfig = true
 	lits := Literature(info)
 	row.nets = make([]netCheck, len(lits))
 	// With a bound per network, each configuration is set against its own

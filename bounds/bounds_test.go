@@ -483,3 +483,21 @@ func TestPerNetworkFormula(t *testing.T) {
 		t.Errorf("2D on every tree of 4: %q, holds %v", l.Cell(), l.Holds)
 	}
 }
+
+// A buggy variant's configurations without a violation are all measured,
+// also those after the first violation, which a check looking only for a
+// shorter counterexample would search to a depth (explore.Options.EveryConfig).
+func TestMeasureAfterViolation(t *testing.T) {
+	for _, tc := range []struct {
+		algo            string
+		n, measured, of int
+	}{{"echo-joinhigher", 3, 12, 28}, {"echo-noreset", 3, 24, 28}, {"afek-gafni-levelonly", 3, 3, 7}, {"lelann-flip", 4, 24, 90}} {
+		m := lookup(t, tc.algo)
+		sp := space(m, tc.n, 0)
+		sp.PortBlind = m.Info().PortBlind // as elcheck bounds takes the placements
+		row := bounds.Measure(context.Background(), m, sp, bounds.DefaultCheck())
+		if row.Measured != tc.measured || row.Configs != tc.of || len(row.Violated) == 0 {
+			t.Errorf("%s n=%d: %d of %d measured, violated %v; want %d of %d and a violation", tc.algo, tc.n, row.Measured, row.Configs, row.Violated, tc.measured, tc.of)
+		}
+	}
+}

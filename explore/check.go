@@ -100,6 +100,11 @@ type Options struct {
 	// shorter counterexample, each configuration no deeper than one could
 	// be (sweep.go).
 	First bool
+	// EveryConfig searches every configuration to its end even after a
+	// violation, as it was before depth limits (sweep.go): elcheck bounds
+	// measures every configuration without a violation, and the tests
+	// compare limited sweeps with whole ones.
+	EveryConfig bool
 
 	// par and chunk, for tests: every configuration's breadth-first
 	// search expands with par workers, chunk states at a time.
@@ -117,9 +122,6 @@ type Options struct {
 	// search over the memory budget goes to the state cache at once.
 	diskBatch int
 	noDisk    bool
-	// unlimited, for tests: search every configuration to its end even
-	// after a violation (sweep.go).
-	unlimited bool
 	// counts, for tests, counts the paths the check's searches took
 	// (pathCounts); Check makes one if it is nil. localsLimit, for tests,
 	// stops a search at that many distinct local states (0: czLocals).
@@ -368,7 +370,7 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		}
 	}
 	sw := &sweep{m: m, opts: opts, portBlind: portBlind}
-	if opts.Search == BFS && !opts.First && !opts.unlimited {
+	if opts.Search == BFS && !opts.First && !opts.EveryConfig {
 		sw.short = &shorter{}
 		for _, x := range searchers {
 			x.short = sw.short

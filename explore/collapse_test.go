@@ -294,7 +294,7 @@ func TestCollapsedStepErrorsAgree(t *testing.T) {
 			// (a FIFO channel delivering its tail differs only there).
 			for _, unlimited := range []bool{false, true} {
 				opts := DefaultOptions()
-				opts.POR, opts.Workers, opts.unlimited = por, 1, unlimited
+				opts.POR, opts.Workers, opts.EveryConfig = por, 1, unlimited
 				got := engines(t, m, configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: spec.FIFO}, opts)
 				if got.Violation == nil || got.Violation.Property != "step-panicked" {
 					t.Fatalf("n=%d por=%v unlimited=%v: %s, want step-panicked", n, por, unlimited, got.Verdict())

@@ -16,10 +16,6 @@ func Halted(o *Options) func() int64 {
 	return c.halted.Load
 }
 
-// Unlimited makes a check search every configuration to its end even
-// after a violation, as before depth limits (sweep.go).
-func Unlimited(o *Options) { o.unlimited = true }
-
 // OnMerged has f see each configuration's result as the check merges it:
 // its index, depth limit (-1: none), deepest state, whether it was cut,
 // and the length of its violation that limits the later ones (-1: none).

@@ -38,7 +38,7 @@ func TestShorterSweeps(t *testing.T) {
 					opts := explore.DefaultOptions()
 					opts.POR, opts.Workers = por, 1
 					full := opts
-					explore.Unlimited(&full)
+					full.EveryConfig = true
 					want := explore.Check(context.Background(), m, space, full)
 
 					best, limited := -1, 0

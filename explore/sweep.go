@@ -142,7 +142,7 @@ type sweep struct {
 	portBlind bool
 	// short holds the violations found, for the depth limits; nil where
 	// there are none: depth-first (which stops at the first violation),
-	// First, and the tests' unlimited sweeps.
+	// First, and EveryConfig.
 	short *shorter
 }
 
