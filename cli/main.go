@@ -15,10 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,7 +174,7 @@ func commands(cs ...*cli.Command) []*cli.Command {
 }
 
 func usageError(c *cli.Context, err error, _ bool) error {
-	if msg, ok := badDuration(c, err); ok {
+	if msg, ok := badValue(c, err); ok {
 		return cli.Exit(msg, exitUsage)
 	}
 	topic := ""
@@ -186,27 +188,35 @@ func usageError(c *cli.Context, err error, _ bool) error {
 // not parse, which says "parse error" and nothing of why.
 var flagValueError = regexp.MustCompile(`^invalid value "(.*)" for flag -([^:]+): parse error$`)
 
-// badDuration rewrites the flag package's error for a duration flag
-// (-timeout) into one that names the fix: a bare number lacks its unit.
-func badDuration(c *cli.Context, err error) (string, bool) {
+// badValue rewrites the flag package's error for a value its type does
+// not parse ("parse error") into one that names the fix: a duration
+// (-timeout) that lacks its unit, or is not one; a number that is not
+// written in digits (-n=x, -max-states=1e6).
+func badValue(c *cli.Context, err error) (string, bool) {
 	m := flagValueError.FindStringSubmatch(err.Error())
 	if m == nil || c == nil || c.Command == nil {
 		return "", false
 	}
 	value, name := m[1], m[2]
-	isDuration := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool {
-		df, ok := f.(*cli.DurationFlag)
-		return ok && slices.Contains(df.Names(), name)
-	})
-	if !isDuration {
+	i := slices.IndexFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) })
+	if i < 0 {
 		return "", false
 	}
-	if v := strings.TrimSpace(value); v != "" {
-		if _, err := time.ParseDuration(v + "s"); err == nil {
-			return fmt.Sprintf("-%s=%s: missing unit, e.g. %ss or 5m", name, value, v), true
+	switch c.Command.Flags[i].(type) {
+	case *cli.DurationFlag:
+		if v := strings.TrimSpace(value); v != "" {
+			if _, err := time.ParseDuration(v + "s"); err == nil {
+				return fmt.Sprintf("-%s=%s: missing unit, e.g. %ss or 5m", name, value, v), true
+			}
 		}
+		return fmt.Sprintf("-%s=%s is not a duration: write a number and a unit, e.g. 30s, 5m or 2h", name, value), true
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e18 {
+			return fmt.Sprintf("-%s=%s: write the whole number in digits, -%s=%d", name, value, name, int64(f)), true
+		}
+		return fmt.Sprintf("-%s=%s is not a whole number: write it in digits, e.g. -%s=5", name, value, name), true
 	}
-	return fmt.Sprintf("-%s=%s is not a duration: write a number and a unit, e.g. 30s, 5m or 2h", name, value), true
+	return "", false
 }
 
 // keyword reads a flag whose values are a few fixed words, lower case, as
