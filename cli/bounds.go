@@ -144,6 +144,7 @@ func boundsAction(c *cli.Context) error {
 			for _, o := range fromWorst {
 				if o[1] != "" {
 					fmt.Fprintf(&notes, "-%s: nothing written: not every configuration was measured, so the most messages found need not be the most there are\n", o[0])
+					removeStale(c.App.ErrWriter, o[0], o[1], "nothing written")
 				}
 			}
 			worstOut = ""
@@ -182,6 +183,7 @@ func boundsAction(c *cli.Context) error {
 		for _, o := range fromWorst {
 			if o[1] != "" {
 				fmt.Fprintf(&notes, "-%s: nothing written: no configuration was measured\n", o[0])
+				removeStale(c.App.ErrWriter, o[0], o[1], "nothing written")
 			}
 		}
 		worstOut = ""

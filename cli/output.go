@@ -141,22 +141,23 @@ func saveCounterexample(c *cli.Context, rep *report, traceOut string) {
 	rep.saveTrace(c, traceOut)
 	saveChart(c, rep.trace)
 	if rep.trace == nil {
-		removeStale(c.App.ErrWriter, "trace-out", traceOut)
-		removeStale(c.App.ErrWriter, "chart", c.String(chartFlag.Name))
+		removeStale(c.App.ErrWriter, "trace-out", traceOut, "no counterexample")
+		removeStale(c.App.ErrWriter, "chart", c.String(chartFlag.Name), "no counterexample")
 	}
 }
 
 // removeStale removes path, the file output flag names ("" for none), in a
-// run that has nothing to write to it, and says so on w if there was one.
-func removeStale(w io.Writer, flag, path string) {
+// run that has nothing to write to it (why), and says so on w if there was
+// one: a script that tests whether the file exists must not find an old one.
+func removeStale(w io.Writer, flag, path, why string) {
 	if path == "" {
 		return
 	}
 	switch err := os.Remove(path); {
 	case err == nil:
-		fmt.Fprintf(w, "elcheck: -%s: no counterexample: removed old %s\n", flag, path)
+		fmt.Fprintf(w, "elcheck: -%s: %s: removed old %s\n", flag, why, path)
 	case !errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(w, "elcheck: -%s: no counterexample, but the old %s is still there: %s\n", flag, path, oneLine(err))
+		fmt.Fprintf(w, "elcheck: -%s: %s, but the old %s is still there: %s\n", flag, why, path, oneLine(err))
 	}
 }
 

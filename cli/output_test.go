@@ -159,6 +159,18 @@ func TestStaleOutputsRemoved(t *testing.T) {
 			}
 		})
 	}
+	// bounds writes nothing when not every configuration was measured (a
+	// buggy variant): its old -worst-out and -chart go too.
+	for _, p := range []string{trace, chart} {
+		if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr = elcheck("bounds", "-algo=cr-flip", "-n=3", "-worst-out="+trace, "-chart="+chart)
+	want := "elcheck: -worst-out: nothing written: removed old " + trace + "\nelcheck: -chart: nothing written: removed old " + chart + "\n"
+	if code != exitViolated || stderr != want || exists(trace) || exists(chart) {
+		t.Errorf("bounds of a buggy variant: exit %d, stderr %q, files left %v %v; want 1, %q, none", code, stderr, exists(trace), exists(chart), want)
+	}
 }
 
 // A write that fails after the search loses neither the report nor the
