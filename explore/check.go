@@ -479,15 +479,13 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 				}()
 			}
 			r := o.r
-			if opts.onMerged != nil {
-				found := -1
-				if limits(r.violation) {
-					found = len(r.violation.Trace)
-				}
-				opts.onMerged(o.k, o.lim, r.maxDepth, r.cut, found)
-			}
+			found := -1 // the length of a violation that limits the later ones
 			if limits(r.violation) {
-				mergedBest = min(mergedBest, len(r.violation.Trace))
+				found = len(r.violation.Trace)
+				mergedBest = min(mergedBest, found)
+			}
+			if opts.onMerged != nil {
+				opts.onMerged(o.k, o.lim, r.maxDepth, r.cut, found)
 			}
 			if r.cut {
 				res.DepthCut++

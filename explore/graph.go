@@ -134,9 +134,6 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 		r.violation, r.stopped = x.lasso(left)
 		return nil
 	}
-	if r.cut {
-		return nil
-	}
 	// Messages need no weights: a step sends as many messages as the
 	// channels gain, plus the one it consumed if it is a delivery. Summed
 	// along an execution, the gains cancel out but for the final state's,
@@ -167,6 +164,9 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 		if h := int64(hi.get(v)); h > maxLen {
 			maxLen, worst = h, v
 		}
+	}
+	if r.cut {
+		return nil // no figures from part of a graph
 	}
 	lo, hi, indeg = nil, counts[uint16]{}, counts[uint8]{}
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)

@@ -127,7 +127,7 @@ func (x *searcher) relimit(r *configResult) bool {
 	if lim >= x.cfgLimit {
 		return false
 	}
-	if !x.inPlace || x.plan.parallel || r.disk || r.cached || r.maxDepth > int(lim) {
+	if !x.inPlace || x.plan.parallel || r.cached || r.maxDepth > int(lim) {
 		r.stopped = errRelimit
 		return true
 	}
