@@ -218,6 +218,7 @@ type collapser struct {
 	// guard, if set, is called before the tables change: the searcher
 	// waits there for workers that read them (levels.go).
 	guard func()
+	clk   uint32 // with clocks, the process's clock after next's step
 }
 
 // changes calls the guard, before the tables change.
@@ -357,17 +358,6 @@ func (c *collapser) clockTermOf(p int, t uint32) uint64 {
 	return c.clockTerm[i]
 }
 
-// clockAfter is process p's clock after its wake-up (e < 0) or its
-// delivery of message msg in vector v: Lamport's rule counting message
-// hops, as System.applyInto applies it.
-func (c *collapser) clockAfter(v []uint32, p, e int, msg uint32) uint32 {
-	clk := v[1+c.n+c.k+p]
-	if e >= 0 {
-		clk = max(clk, uint32(c.msgs[msg].Time))
-	}
-	return clk
-}
-
 // internChan interns a channel content. Its hash is the wyhash of the
 // messages' encodings and the count, as State.Encode writes them.
 func (c *collapser) internChan(seq []uint32) uint32 {
@@ -461,22 +451,11 @@ func (c *collapser) step(sy *System, local uint32, a Action, msg uint32, key uin
 		stepFP = sy.stepPrint(c.localB[local], a)
 		checked = sy.checked.has(stepFP)
 	}
-	if sy.cmp != nil && !checked {
-		sends = slices.Clone(sends) // the check runs the step again
-		switch err := sy.checkRelabelled(c.localB[local], a, next, sends); {
-		case err == errNoRelabel:
-			// Not remembered (System.step says why); the step list grows
-			// by one for each use, which a protocol that hides its ids
-			// from its Fields method pays for.
-			sy.cmp.missed.Store(true)
-			remember = false
-		case err != nil:
-			return nil, err
-		}
-	}
-	if sy.portBlind && !checked {
-		sends = slices.Clone(sends) // the check runs the step again
-		if err := sy.checkPorts(c.localB[local], a, next, sends); err != nil {
+	if !checked {
+		// A step not remembered (checkFirstRun) is added to the step list
+		// at each use, which a protocol that hides its ids from its
+		// Fields method pays for.
+		if sends, remember, err = sy.checkFirstRun(c.localB[local], a, next, sends); err != nil {
 			return nil, err
 		}
 	}
@@ -1221,9 +1200,7 @@ func stepKey(inPort []spec.Port, degree uint8, e int, msg, old uint32) uint64 {
 func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (uint64, uint32) {
 	fp, nw, nchg, _ := cs.c.next(cs.chgBuf[:0], cs.outEdge[p], false, v, sum, wakeTerm, p, e, msg, st)
 	cs.nchg = nchg
-	if cs.c.clocked {
-		cs.clk = cs.c.clockAfter(v, p, e, msg)
-	}
+	cs.clk = cs.c.clk
 	return fp, nw
 }
 
@@ -1233,16 +1210,21 @@ func (cs *collapsedStore) next(v []uint32, sum, wakeTerm uint64, p, e int, msg u
 // false if they lack a channel content the successor needs.
 func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, sum, wakeTerm uint64, p, e int, msg uint32, st *czStep) (fp uint64, nw uint32, nchg int, ok bool) {
 	n, k := c.n, c.k
-	old := v[1+p]
-	fp = sum - c.localTerm[int(old)*n+p] + c.localTerm[int(st.next)*n+p]
-	nw = v[0]
-	kind := spec.Deliver // a collapsed action with no channel is a wake-up
+	kind, msgTime := spec.Deliver, int32(0) // a collapsed action with no channel is a wake-up
 	if e < 0 {
 		kind = spec.Wake
+	} else if c.clocked {
+		msgTime = c.msgs[msg].Time
 	}
-	wakes, pops := effect(kind, p, e)
-	if wakes >= 0 {
-		nw &^= 1 << uint(wakes)
+	mu := vecMut{wake: -1, in: -1}
+	if c.clocked {
+		mu.was = int32(v[1+n+k+p])
+	}
+	transitionVec(&mu, kind, p, e, msgTime, c.clocked)
+	fp = sum - c.localTerm[int(v[1+p])*n+p] + c.localTerm[int(st.next)*n+p]
+	nw = v[0]
+	if mu.wake >= 0 {
+		nw &^= 1 << uint(mu.wake)
 		if frozen {
 			fp += c.wakeTermFrozen(nw) - wakeTerm
 		} else {
@@ -1250,19 +1232,15 @@ func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, su
 		}
 	}
 	ok = true
-	var clk uint32 // with clocks, the process's clock after the step
-	if c.clocked {
-		was := v[1+n+k+p]
-		clk = c.clockAfter(v, p, e, msg)
-		if clk != was {
-			fp += c.clockTermOf(p, clk) - c.clockTermOf(p, was)
-		}
+	c.clk = uint32(mu.clk)
+	if c.clocked && mu.clk != mu.was {
+		fp += c.clockTermOf(p, uint32(mu.clk)) - c.clockTermOf(p, uint32(mu.was))
 	}
-	if pops >= 0 {
-		cont := v[1+n+pops]
+	if mu.in >= 0 {
+		cont := v[1+n+mu.in]
 		to, found := c.removedIf(cont, msg, frozen)
 		ok = ok && found
-		chg = append(chg, czChange{pops, cont, to})
+		chg = append(chg, czChange{mu.in, cont, to})
 	}
 	for _, s := range c.sends[st.send:st.sendEnd] {
 		o := outs[s.port]
@@ -1276,7 +1254,7 @@ func (c *collapser) next(chg []czChange, outs []int, frozen bool, v []uint32, su
 		m := s.msg
 		if c.clocked {
 			var found bool
-			m, found = c.timedIf(m, clk+1, frozen)
+			m, found = c.timedIf(m, uint32(mu.time), frozen)
 			ok = ok && found
 		}
 		to, found := c.pushedIf(chg[j].to, m, frozen)

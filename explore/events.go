@@ -84,8 +84,7 @@ func (s *State) repeats(e, j int) bool { return s.Chans[e][j] == s.Chans[e][j-1]
 // effect is what an action changes beside its process's local state and
 // the channels its sends go on (route): the pending wake-up it clears
 // (wakes, its process's, or -1) and the channel it takes a message from
-// (pops, or -1). It is the one definition the stores apply: applyInto on
-// states, spliceStep on encodings, collapsedStore.next on vectors.
+// (pops, or -1). transition (transition.go) applies it, for every store.
 func effect(kind spec.EventKind, p, e int) (wakes, pops int) {
 	if kind == spec.Wake {
 		return p, -1

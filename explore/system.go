@@ -202,33 +202,49 @@ func (sy *System) step(dst, local []byte, a Action) (next []byte, sends []spec.S
 		}
 		next, sends = append(next[:len(dst)], used...), usedSends
 	}
-	if sy.cmp != nil {
-		// The check runs the step again, on the outbox sends is in.
-		sends = slices.Clone(sends)
-		switch err := sy.checkRelabelled(local, a, next[len(dst):], sends); {
-		case err == errNoRelabel:
-			sy.cmp.missed.Store(true)
-			// Not remembered: every configuration that takes the step
-			// misses it alike, whichever took it first.
-			return next, sends, sy.keeps(local, next[len(dst):]), nil
-		case err != nil:
-			return next, sends, false, err
-		}
-	}
 	if sy.portBlind {
-		// The check runs the step again, and may look alternatives up in
-		// the memo, whose key buffer key is.
-		sends, key = slices.Clone(sends), slices.Clone(key)
-		if err := sy.checkPorts(local, a, next[len(dst):], sends); err != nil {
-			return next, sends, false, err
-		}
+		key = slices.Clone(key) // checkPorts may look alternatives up in the memo, whose buffer key is
+	}
+	sends, remember, err := sy.checkFirstRun(local, a, next[len(dst):], sends)
+	if err != nil {
+		return next, sends, false, err
 	}
 	same = sy.keeps(local, next[len(dst):])
+	if !remember {
+		return next, sends, same, nil
+	}
 	sy.memo.put(key, next[len(dst):], sends, same)
 	if sy.checked != nil {
 		sy.checked.add(fingerprint(key))
 	}
 	return next, sends, same, nil
+}
+
+// checkFirstRun runs the checks of a distinct step's first run beside
+// the purity check, for every store: the comparison-only check
+// (comparison.go) and the ports check (ports.go). next and sends are the
+// run's result; the sends returned are a copy the checks' own runs do not
+// overwrite. remember is false for a step the comparison-only check could
+// not relabel: every configuration that takes it misses it alike,
+// whichever took it first, so it is not remembered.
+func (sy *System) checkFirstRun(local []byte, a Action, next []byte, sends []spec.Send) (_ []spec.Send, remember bool, err *StepError) {
+	if sy.cmp != nil {
+		sends = slices.Clone(sends) // the check runs the step again, on the outbox sends is in
+		switch err := sy.checkRelabelled(local, a, next, sends); {
+		case err == errNoRelabel:
+			sy.cmp.missed.Store(true)
+			return sends, false, nil
+		case err != nil:
+			return sends, false, err
+		}
+	}
+	if sy.portBlind {
+		sends = slices.Clone(sends) // the check runs the step again
+		if err := sy.checkPorts(local, a, next, sends); err != nil {
+			return sends, false, err
+		}
+	}
+	return sends, true, nil
 }
 
 // stepPrint is the fingerprint of a's step from local as checkedSteps
@@ -410,6 +426,9 @@ type scratch struct {
 	bufs    [][]spec.Message // per channel, for the channels a step changes
 	stamp   []uint32         // stamp[e] == gen: channel e is in bufs
 	gen     uint32
+	// The mutators the stores' appliers hand transition.
+	mut  stateMut
+	smut spliceMut
 }
 
 // applyInto is Apply writing into sc: the successor and the sends are
@@ -419,19 +438,10 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	if err != nil {
 		return State{}, nil, err
 	}
-	sc.same = same
-	clock := int32(0)
-	if s.Clocks != nil {
-		// Lamport's rule, counting message hops: a step happens after the
-		// process's previous step and after the message it receives.
-		clock = s.Clocks[a.Proc]
-		if a.Kind == spec.Deliver {
-			clock = max(clock, a.Msg.Time)
-		}
-		sc.clocks = append(sc.clocks[:0], s.Clocks...)
-		sc.clocks[a.Proc] = clock
+	sc.same, sc.local = same, next
+	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
+		return State{}, nil, err
 	}
-	sc.local = next
 	k := len(s.Chans)
 	if len(sc.bufs) < k {
 		sc.bufs = make([][]spec.Message, k)
@@ -445,64 +455,34 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 	sc.chans = append(sc.chans[:0], s.Chans...)
 	t := State{Locals: sc.locals, Chans: sc.chans, Wake: s.Wake}
 	if s.Clocks != nil {
+		sc.clocks = append(sc.clocks[:0], s.Clocks...)
 		t.Clocks = sc.clocks
 	}
-	t.Locals[a.Proc] = next
-	// own gives channel e a private copy in sc.bufs the first time the step
-	// changes it.
-	own := func(e int) {
-		if sc.stamp[e] != sc.gen {
-			sc.stamp[e] = sc.gen
-			sc.bufs[e] = append(sc.bufs[e][:0], t.Chans[e]...)
-			t.Chans[e] = sc.bufs[e]
-		}
-	}
-	wakes, pops := effect(a.Kind, a.Proc, a.Edge)
-	if wakes >= 0 {
-		t.Wake &^= 1 << uint(wakes)
-	}
-	if pops >= 0 {
-		own(pops)
-		c := t.Chans[pops]
-		j := 0
-		if sy.Config.Channels == spec.Bag {
-			j = slices.Index(c, a.Msg)
-		}
-		c = slices.Delete(c, j, j+1)
-		t.Chans[pops], sc.bufs[pops] = c, c
-	}
-	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
-		return State{}, nil, err
-	}
-	var held []spec.Send
 	if s.Held != nil {
 		t.Held = append(sc.held[:0], s.Held...)
 		sc.held = t.Held
 	}
-	for k, snd := range sends {
-		e := sc.outs[k]
-		m := snd.Msg
-		m.Time = 0
-		if s.Clocks != nil {
-			m.Time = clock + 1
-		}
-		if s.Held != nil && (held != nil || len(t.Chans[e]) >= sy.Config.Capacity) {
-			// The channel is full: the process blocks here, and this
-			// send and every later one wait, in order (Release).
-			held = append(held, spec.Send{Port: snd.Port, Msg: m})
-			continue
-		}
-		own(e)
-		t.Chans[e] = sy.push(t.Chans[e], m)
-		sc.bufs[e] = t.Chans[e]
+	mu := &sc.mut
+	*mu = stateMut{sy: sy, sc: sc, t: &t, msg: a.Msg, sends: sends, held: mu.held[:0]}
+	transitionState(mu, a.Kind, a.Proc, a.Edge, a.Msg.Time, s.Clocks != nil)
+	if len(mu.held) > 0 {
+		t.Held[a.Proc] = slices.Clone(mu.held)
 	}
-	if held != nil {
-		t.Held[a.Proc] = held
+	if a.Kind == spec.Deliver && s.Held != nil {
+		sy.unblock(&t, sy.Config.Topology.Edges[a.Edge].From.Node, sc)
 	}
-	if pops >= 0 && s.Held != nil {
-		sy.unblock(&t, sy.Config.Topology.Edges[pops].From.Node, own)
-	}
+	mu.t = nil // t does not outlive the call
 	return t, sends, nil
+}
+
+// own gives channel e of t, a step's successor, a private copy in sc.bufs
+// the first time the step changes it.
+func (sc *scratch) own(t *State, e int) {
+	if sc.stamp[e] != sc.gen {
+		sc.stamp[e] = sc.gen
+		sc.bufs[e] = append(sc.bufs[e][:0], t.Chans[e]...)
+		t.Chans[e] = sc.bufs[e]
+	}
 }
 
 // push appends m to channel contents c, in order on a bag.
@@ -523,7 +503,7 @@ func (sy *System) push(c []spec.Message, m spec.Message) []spec.Message {
 // no decision, so taking it in the same transition as the delivery, rather
 // than as a step of its own, loses no behaviour; it keeps every execution's
 // length its wake-ups plus its messages (graph.go's message count).
-func (sy *System) unblock(t *State, p int, own func(e int)) {
+func (sy *System) unblock(t *State, p int, sc *scratch) {
 	h := t.Held[p]
 	k := 0
 	for ; k < len(h); k++ {
@@ -531,8 +511,9 @@ func (sy *System) unblock(t *State, p int, own func(e int)) {
 		if len(t.Chans[e]) >= sy.Config.Capacity {
 			break
 		}
-		own(e)
+		sc.own(t, e)
 		t.Chans[e] = sy.push(t.Chans[e], h[k].Msg)
+		sc.bufs[e] = t.Chans[e]
 	}
 	if k > 0 {
 		t.Held[p] = slices.Clip(h[k:])
@@ -554,28 +535,26 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 	if err != nil {
 		return dst, err
 	}
-	sc.same = same
-	sc.sends = sends
-	sc.local = next
-	outs, err := sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends))
-	sc.outs = outs
-	if err != nil {
+	sc.same, sc.sends, sc.local = same, sends, next
+	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
 		return dst, err
 	}
+	mu := &sc.smut
+	*mu = spliceMut{sy: sy, sends: sends, wake: -1, in: -1, outs: mu.outs[:0]}
+	transitionSplice(mu, a.Kind, a.Proc, a.Edge, 0, false)
 	n := len(s.Locals)
 	cur := int32(0) // p is copied up to here
-	wakes, in := effect(a.Kind, a.Proc, a.Edge)
-	if wakes >= 0 {
+	if mu.wake >= 0 {
 		dst, cur = copyUpTo(dst, p, lay, cur, 0)
-		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(wakes))))
+		dst = binary.AppendUvarint(dst, uint64(s.Wake&^(1<<uint(mu.wake))))
 	}
 	dst, cur = copyUpTo(dst, p, lay, cur, 1+a.Proc)
 	dst = binary.AppendUvarint(dst, uint64(len(next)))
 	dst = append(dst, next...)
 	// The changed channels, in order: in and out, sorted, without repeats.
-	changed := append(sc.changed[:0], outs...)
-	if in >= 0 {
-		changed = append(changed, in)
+	changed := append(sc.changed[:0], mu.outs...)
+	if mu.in >= 0 {
+		changed = append(changed, mu.in)
 	}
 	slices.Sort(changed)
 	changed = slices.Compact(changed)
@@ -586,19 +565,19 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 		old := int(lay.count[e]) // s's channels may hold just their heads
 		from := lay.at[c] + int32(uvarintLen(uint64(old)))
 		now := old
-		if e == in {
+		if e == mu.in {
 			from, now = lay.head[e], old-1
 		}
-		for _, o := range outs {
+		for _, o := range mu.outs {
 			if o == e {
 				now++
 			}
 		}
 		dst = binary.AppendUvarint(dst, uint64(now))
 		dst = append(dst, p[from:lay.at[c+1]]...)
-		for k, snd := range sends {
-			if outs[k] == e {
-				m := snd.Msg
+		for k, o := range mu.outs {
+			if o == e {
+				m := sends[k].Msg
 				m.Time = 0
 				dst = spec.AppendMessage(dst, m)
 			}
