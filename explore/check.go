@@ -310,91 +310,9 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		opts.counts = new(pathCounts)
 	}
 	info := m.Info()
-	res := &Result{Algo: info.Name, N: space.N(), Channels: space.Channels, Configs: space.Count(),
-		Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}
-	remaining := int64(math.MaxInt64)
-	if opts.MaxStates > 0 {
-		remaining = opts.MaxStates
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	searchers := make([]*searcher, workers)
-	budgets := make([]budgetLine, workers)
-	worst := &worstSoFar{index: -1} // ConfigCosts.Worst's
-	// Placements taken up to automorphisms that move ports stand for one
-	// another only if the steps are blind to port numbering: check them.
-	portBlind := space.MovesPorts()
-	for w := range searchers {
-		searchers[w] = newSearcher(ctx, opts, &budgets[w].n)
-		searchers[w].portBlind = portBlind
-		searchers[w].worstSeen = worst
-		if opts.Memory > 0 {
-			searchers[w].memLimit = max(1, opts.Memory/int64(workers)/2)
-		}
-		defer searchers[w].close()
-	}
-	// Fewer configurations than workers: the first searcher gets them all
-	// and expands its states in parallel (parallel.go).
-	if res.Configs < workers && workers > 1 {
-		searchers = searchers[:1]
-		searchers[0].par = workers
-		if opts.Memory > 0 {
-			searchers[0].memLimit = max(1, opts.Memory/2)
-		}
-	}
-	if len(searchers) > 1 {
-		checked := newCheckedSteps()
-		for w, x := range searchers {
-			x.checked, x.purityPart, x.purityParts = checked, w, len(searchers)
-		}
-	}
-	if opts.par > 0 || opts.levels > 0 {
-		for _, x := range searchers {
-			x.par = max(opts.par, opts.levels)
-		}
-	}
-	// The workers wait between batches spinning a little (crew), not
-	// parked: a sweep has thousands of batches, and waking a parked
-	// thread took tens of microseconds each time (5 % of a sweep's time on
-	// two workers).
-	var cr crew
-	cr.start(len(searchers) - 1)
-	defer cr.stop()
-	var sp *sweepProgress
-	if opts.Progress != nil {
-		sp = &sweepProgress{fn: opts.Progress, total: res.Configs, current: make([]int64, len(searchers))}
-		for w, x := range searchers {
-			x.progress = func(s int64, d int) { sp.report(w, x.progressCfg, s, d) }
-		}
-	}
-	sw := &sweep{m: m, opts: opts, portBlind: portBlind}
-	if opts.Search == BFS && !opts.First && !opts.EveryConfig {
-		sw.short = &shorter{}
-		for _, x := range searchers {
-			x.short = sw.short
-		}
-		if sp != nil {
-			sp.short = sw.short
-		}
-	}
-	// mergedBest is the length of the shortest violation merged so far
-	// that limits the depth of the searches after it (sweep.go).
-	mergedBest := math.MaxInt
-	var uniformChecked int64
-	var stopped error
-	// A configuration whose search stops short (a limit, an internal
-	// error) ends the check after the batch, in the merge below: the
-	// batch's later configurations stop too, rather than run to their own
-	// ends for nothing (an endless protocol's, each to the engine's limit:
-	// minutes each). Earlier ones go on, so the result is the one a single
-	// worker gives.
-	var haltAt atomic.Int64 // searcher.haltAt
-	haltAt.Store(math.MaxInt64)
-	for _, x := range searchers {
-		x.haltAt = &haltAt
-	}
+	ck := newChecking(ctx, m, space, opts)
+	defer ck.close()
+	res := ck.res
 	next, pull := iter.Pull2(space.Indexed())
 	defer pull()
 	// fill pulls the next batch of configurations into b. The calling
@@ -413,179 +331,327 @@ func Check(ctx context.Context, m spec.Machine, space configs.Space, opts Option
 		return b
 	}
 	batch, ahead := fill(make([]outcome, 0, firstBatch)), make([]outcome, 0, batchSize)
-	for ; stopped == nil && len(batch) > 0; batch, ahead = ahead, batch {
-		if sp != nil {
-			sp.batch(res.ConfigsDone+res.DepthCut, res.States, res.MaxDepth) // the depth-limited ones are finished too
+	for ; ck.stopped == nil && len(batch) > 0; batch, ahead = ahead, batch {
+		if ck.sp != nil {
+			ck.sp.batch(res.ConfigsDone+res.DepthCut, res.States, res.MaxDepth) // the depth-limited ones are finished too
 		}
 		var cursor atomic.Int64
-		search := func(w int) {
-			x := searchers[w]
-			for {
-				j := int(cursor.Add(1)) - 1
-				if j >= len(batch) {
-					return
-				}
-				o := &batch[j]
-				if int64(o.k) > haltAt.Load() {
-					o.r = configResult{minMsg: -1, stopped: errHalted}
-					opts.counts.halted.Add(1)
-					continue
-				}
-				func() {
-					// After recover, which turns a panic into a stop.
-					defer func() {
-						st := cmp.Or(o.r.stopped, o.err)
-						if opts.First && (o.r.violation != nil || o.cmp != nil) {
-							st = errFound // the later configurations are not wanted
-						}
-						if st != nil && !errors.Is(st, errHalted) {
-							// haltAt only falls: lower it to o.k, unless another
-							// worker's stop is earlier.
-							for h := haltAt.Load(); int64(o.k) < h; h = haltAt.Load() {
-								if haltAt.CompareAndSwap(h, int64(o.k)) {
-									break
-								}
-							}
-						}
-					}()
-					defer o.recover()
-					if sp != nil {
-						x.progressCfg = o.cfg
-						defer sp.finish(w, &o.r)
-					}
-					sw.searchConfig(x, o, remaining)
-				}()
-			}
-		}
-		k := min(len(searchers), len(batch))
-		cr.launch(k, search)
+		search := func(w int) { ck.searchBatch(w, batch, &cursor) }
+		k := min(len(ck.searchers), len(batch))
+		ck.cr.launch(k, search)
 		if cap(ahead) < batchSize { // the first batch's
 			ahead = make([]outcome, 0, batchSize)
 		}
 		ahead = fill(ahead)
 		search(k - 1)
-		cr.wait()
+		ck.cr.wait()
 		// Merge in enumeration order, as a single worker would have.
 		for i := range batch {
-			o := &batch[i]
-			if want := limitBelow(mergedBest); sw.short != nil && o.lim != want && o.r.stopped == nil {
-				// Searched before an earlier configuration's violation
-				// was known: search it again under its own limit, so that
-				// the figures do not depend on the workers' timing.
-				o.cmp, o.err = nil, nil
-				func() {
-					defer o.recover()
-					sw.searchConfig(searchers[0], o, remaining)
-				}()
-			}
-			r := o.r
-			found := -1 // the length of a violation that limits the later ones
-			if limits(r.violation) {
-				found = len(r.violation.Trace)
-				mergedBest = min(mergedBest, found)
-			}
-			if opts.onMerged != nil {
-				opts.onMerged(o.k, o.lim, r.maxDepth, r.cut, found)
-			}
-			if r.cut {
-				res.DepthCut++
-				res.CutDepth = max(res.CutDepth, int(o.lim))
-			}
-			res.States += r.states
-			res.Transitions += r.transitions
-			res.Terminals += r.terminals
-			if r.cached {
-				res.Cached++
-			}
-			if r.disk {
-				res.Disk++
-			}
-			res.FinalDigest += r.finals
-			res.MaxDepth = max(res.MaxDepth, r.maxDepth)
-			uniformChecked += r.uniformChecked
-			if !opts.Exact {
-				res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
-			}
-			if r.violation != nil && r.violation.Property != invariants.MessageBound {
-				res.CutShort = true // the bound is decided after the whole graph is searched
-			}
-			for _, v := range []*Violation{r.violation, o.cmp} {
-				if v == nil {
-					continue
-				}
-				if better(v, res.Violation) {
-					res.Violation = v
-				}
-				if !slices.Contains(res.Violated, v.Property) {
-					res.Violated = append(res.Violated, v.Property)
-					slices.Sort(res.Violated)
-				}
-			}
-			if remaining -= r.states; remaining < 0 && r.stopped == nil {
-				r.stopped = errStateLimit
-			}
-			if r.stopped == nil {
-				r.stopped = o.err
-			}
-			if r.stopped != nil {
-				stopped = r.stopped
+			if ck.merge(&batch[i]) {
 				break
-			}
-			if res.Violation != nil && (opts.Search == DFS || opts.First) {
-				// DFS traces are not shortest: the first one will do.
-				stopped = errFound
-				res.First = true
-				break
-			}
-			if r.cut {
-				continue // not explored completely
-			}
-			res.ConfigsDone++
-			if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {
-				r.costs.Index, r.costs.Config = o.k, o.cfg
-				opts.OnConfig(*r.costs)
-			}
-			if r.minMsg >= 0 {
-				if res.MinMessages < 0 || r.minMsg < res.MinMessages {
-					res.MinMessages = r.minMsg
-				}
-				res.MaxMessages = max(res.MaxMessages, r.maxMsg)
 			}
 		}
 	}
-	var internal *InternalError
-	switch {
-	case stopped == nil, errors.Is(stopped, errFound):
-	case errors.As(stopped, &internal):
-		res.Internal = internal.What
-		res.Incomplete = "internal error"
-	case errors.As(stopped, new(*DiskError)):
-		res.Incomplete = stopped.Error()
-	case errors.Is(stopped, errMemory):
-		res.Incomplete = fmt.Sprintf("memory limit of %d bytes reached", opts.Memory)
-	case errors.Is(stopped, errStateLimit):
-		res.Incomplete = fmt.Sprintf("state limit of %d reached", opts.MaxStates)
-	case errors.Is(stopped, context.DeadlineExceeded):
-		res.Incomplete = "time limit reached"
-	case errors.Is(stopped, context.Canceled):
-		res.Incomplete = "interrupted"
-		// A caller that cancelled with a cause (context.WithCancelCause)
-		// gets it as the reason: the CLI's memory guard does.
-		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-			res.Incomplete = cause.Error()
-		}
-	default:
-		// A limit of the engine's own (errTooManyLocals), said as it is:
-		// "interrupted" would blame the user.
-		res.Incomplete = stopped.Error()
-	}
+	res.Incomplete, res.Internal = stopReason(ctx, ck.stopped, opts)
 	if res.Incomplete != "" {
 		res.Incomplete += fmt.Sprintf(" after %d of %d configurations", res.ConfigsDone, res.Configs)
 	}
 	res.Elapsed = time.Since(start)
-	res.UniformChecked = uniformChecked
-	res.Properties = properties(res, info, space, opts, uniformChecked, spec.CanRelabel(m))
+	res.UniformChecked = ck.uniformChecked
+	res.Properties = properties(res, info, space, opts, ck.uniformChecked, spec.CanRelabel(m))
 	return res
+}
+
+// checking is the state of one Check: its searchers and what they share,
+// and the result merged so far.
+type checking struct {
+	opts      Options
+	res       *Result
+	searchers []*searcher
+	cr        crew
+	sp        *sweepProgress // nil without Options.Progress
+	sw        *sweep
+	// remaining is the state budget left after the configurations merged.
+	remaining int64
+	// mergedBest is the length of the shortest violation merged so far
+	// that limits the depth of the searches after it (sweep.go).
+	mergedBest     int
+	uniformChecked int64
+	stopped        error // why the check stops, once it does
+	// A configuration whose search stops short (a limit, an internal
+	// error) ends the check after the batch, in merge: the batch's later
+	// configurations stop too, rather than run to their own ends for
+	// nothing (an endless protocol's, each to the engine's limit: minutes
+	// each). Earlier ones go on, so the result is the one a single worker
+	// gives.
+	haltAt atomic.Int64 // searcher.haltAt
+}
+
+// newChecking readies a check: a searcher per worker (one with all the
+// workers if the space has fewer configurations than workers), the
+// workers' crew, progress, and the sweep's depth limits.
+func newChecking(ctx context.Context, m spec.Machine, space configs.Space, opts Options) *checking {
+	ck := &checking{opts: opts, remaining: math.MaxInt64, mergedBest: math.MaxInt,
+		res: &Result{Algo: m.Info().Name, N: space.N(), Channels: space.Channels, Configs: space.Count(),
+			Exact: opts.Exact, MinMessages: -1, MaxMessages: -1}}
+	if opts.MaxStates > 0 {
+		ck.remaining = opts.MaxStates
+	}
+	ck.haltAt.Store(math.MaxInt64)
+	// Placements taken up to automorphisms that move ports stand for one
+	// another only if the steps are blind to port numbering: check them.
+	portBlind := space.MovesPorts()
+	ck.searchers = newSearchers(ctx, opts, ck.res.Configs, portBlind)
+	for _, x := range ck.searchers {
+		x.haltAt = &ck.haltAt
+	}
+	// The workers wait between batches spinning a little (crew), not
+	// parked: a sweep has thousands of batches, and waking a parked
+	// thread took tens of microseconds each time (5 % of a sweep's time on
+	// two workers).
+	ck.cr.start(len(ck.searchers) - 1)
+	if opts.Progress != nil {
+		sp := &sweepProgress{fn: opts.Progress, total: ck.res.Configs, current: make([]int64, len(ck.searchers))}
+		for w, x := range ck.searchers {
+			x.progress = func(s int64, d int) { sp.report(w, x.progressCfg, s, d) }
+		}
+		ck.sp = sp
+	}
+	ck.sw = &sweep{m: m, opts: opts, portBlind: portBlind}
+	if opts.Search == BFS && !opts.First && !opts.EveryConfig {
+		ck.sw.short = &shorter{}
+		for _, x := range ck.searchers {
+			x.short = ck.sw.short
+		}
+		if ck.sp != nil {
+			ck.sp.short = ck.sw.short
+		}
+	}
+	return ck
+}
+
+// newSearchers returns the searchers of a check with opts on a space of
+// configs configurations.
+func newSearchers(ctx context.Context, opts Options, configs int, portBlind bool) []*searcher {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	searchers := make([]*searcher, workers)
+	budgets := make([]budgetLine, workers)
+	worst := &worstSoFar{index: -1} // ConfigCosts.Worst's
+	for w := range searchers {
+		x := newSearcher(ctx, opts, &budgets[w].n)
+		x.portBlind, x.worstSeen = portBlind, worst
+		if opts.Memory > 0 {
+			x.memLimit = max(1, opts.Memory/int64(workers)/2)
+		}
+		searchers[w] = x
+	}
+	// Fewer configurations than workers: the first searcher gets them all
+	// and expands its states in parallel (levels.go, parallel.go).
+	if configs < workers && workers > 1 {
+		for _, x := range searchers[1:] {
+			x.close()
+		}
+		searchers = searchers[:1]
+		searchers[0].par = workers
+		if opts.Memory > 0 {
+			searchers[0].memLimit = max(1, opts.Memory/2)
+		}
+	}
+	if len(searchers) > 1 {
+		checked := newCheckedSteps()
+		for w, x := range searchers {
+			x.checked, x.purityPart, x.purityParts = checked, w, len(searchers)
+		}
+	}
+	if opts.par > 0 || opts.levels > 0 {
+		for _, x := range searchers {
+			x.par = max(opts.par, opts.levels)
+		}
+	}
+	return searchers
+}
+
+// close stops the crew and releases the searchers' caches and files.
+func (ck *checking) close() {
+	ck.cr.stop()
+	for _, x := range ck.searchers {
+		x.close()
+	}
+}
+
+// searchBatch is worker w's part of a batch: it searches the
+// configurations it claims (cursor) until none is left.
+func (ck *checking) searchBatch(w int, batch []outcome, cursor *atomic.Int64) {
+	x := ck.searchers[w]
+	for {
+		j := int(cursor.Add(1)) - 1
+		if j >= len(batch) {
+			return
+		}
+		o := &batch[j]
+		if int64(o.k) > ck.haltAt.Load() {
+			o.r = configResult{minMsg: -1, stopped: errHalted}
+			ck.opts.counts.halted.Add(1)
+			continue
+		}
+		ck.searchOne(w, x, o)
+	}
+}
+
+// searchOne searches o's configuration on worker w's searcher x, turning
+// a panic into a stop, and lowers haltAt to it if it stops the check.
+func (ck *checking) searchOne(w int, x *searcher, o *outcome) {
+	// After recover, which turns a panic into a stop.
+	defer func() {
+		st := cmp.Or(o.r.stopped, o.err)
+		if ck.opts.First && (o.r.violation != nil || o.cmp != nil) {
+			st = errFound // the later configurations are not wanted
+		}
+		if st != nil && !errors.Is(st, errHalted) {
+			// haltAt only falls: lower it to o.k, unless another
+			// worker's stop is earlier.
+			for h := ck.haltAt.Load(); int64(o.k) < h; h = ck.haltAt.Load() {
+				if ck.haltAt.CompareAndSwap(h, int64(o.k)) {
+					break
+				}
+			}
+		}
+	}()
+	defer o.recover()
+	if ck.sp != nil {
+		x.progressCfg = o.cfg
+		defer ck.sp.finish(w, &o.r)
+	}
+	ck.sw.searchConfig(x, o, ck.remaining)
+}
+
+// merge adds o's result to the check's, in enumeration order, and reports
+// whether the check stops there.
+func (ck *checking) merge(o *outcome) bool {
+	res, opts := ck.res, ck.opts
+	if want := limitBelow(ck.mergedBest); ck.sw.short != nil && o.lim != want && o.r.stopped == nil {
+		// Searched before an earlier configuration's violation was known:
+		// search it again under its own limit, so that the figures do not
+		// depend on the workers' timing.
+		o.cmp, o.err = nil, nil
+		func() {
+			defer o.recover()
+			ck.sw.searchConfig(ck.searchers[0], o, ck.remaining)
+		}()
+	}
+	r := o.r
+	found := -1 // the length of a violation that limits the later ones
+	if limits(r.violation) {
+		found = len(r.violation.Trace)
+		ck.mergedBest = min(ck.mergedBest, found)
+	}
+	if opts.onMerged != nil {
+		opts.onMerged(o.k, o.lim, r.maxDepth, r.cut, found)
+	}
+	ck.addFigures(o)
+	if ck.remaining -= r.states; ck.remaining < 0 && r.stopped == nil {
+		r.stopped = errStateLimit
+	}
+	if r.stopped == nil {
+		r.stopped = o.err
+	}
+	if r.stopped != nil {
+		ck.stopped = r.stopped
+		return true
+	}
+	if res.Violation != nil && (opts.Search == DFS || opts.First) {
+		// DFS traces are not shortest: the first one will do.
+		ck.stopped = errFound
+		res.First = true
+		return true
+	}
+	if r.cut {
+		return false // not explored completely
+	}
+	res.ConfigsDone++
+	if r.costs != nil && opts.OnConfig != nil && r.violation == nil && o.cmp == nil {
+		r.costs.Index, r.costs.Config = o.k, o.cfg
+		opts.OnConfig(*r.costs)
+	}
+	if r.minMsg >= 0 {
+		if res.MinMessages < 0 || r.minMsg < res.MinMessages {
+			res.MinMessages = r.minMsg
+		}
+		res.MaxMessages = max(res.MaxMessages, r.maxMsg)
+	}
+	return false
+}
+
+// addFigures adds o's counts and violations to the check's result.
+func (ck *checking) addFigures(o *outcome) {
+	res, r := ck.res, &o.r
+	if r.cut {
+		res.DepthCut++
+		res.CutDepth = max(res.CutDepth, int(o.lim))
+	}
+	res.States += r.states
+	res.Transitions += r.transitions
+	res.Terminals += r.terminals
+	if r.cached {
+		res.Cached++
+	}
+	if r.disk {
+		res.Disk++
+	}
+	res.FinalDigest += r.finals
+	res.MaxDepth = max(res.MaxDepth, r.maxDepth)
+	ck.uniformChecked += r.uniformChecked
+	if !ck.opts.Exact {
+		res.Collision += float64(r.states) * float64(r.states) / math.Exp2(65)
+	}
+	if r.violation != nil && r.violation.Property != invariants.MessageBound {
+		res.CutShort = true // the bound is decided after the whole graph is searched
+	}
+	for _, v := range []*Violation{r.violation, o.cmp} {
+		if v == nil {
+			continue
+		}
+		if better(v, res.Violation) {
+			res.Violation = v
+		}
+		if !slices.Contains(res.Violated, v.Property) {
+			res.Violated = append(res.Violated, v.Property)
+			slices.Sort(res.Violated)
+		}
+	}
+}
+
+// stopReason says why a check that stopped with stopped is incomplete
+// ("": it is not), and what its internal error was, if that is why.
+func stopReason(ctx context.Context, stopped error, opts Options) (incomplete, internal string) {
+	var ie *InternalError
+	switch {
+	case stopped == nil, errors.Is(stopped, errFound):
+		return "", ""
+	case errors.As(stopped, &ie):
+		return "internal error", ie.What
+	case errors.As(stopped, new(*DiskError)):
+		return stopped.Error(), ""
+	case errors.Is(stopped, errMemory):
+		return fmt.Sprintf("memory limit of %d bytes reached", opts.Memory), ""
+	case errors.Is(stopped, errStateLimit):
+		return fmt.Sprintf("state limit of %d reached", opts.MaxStates), ""
+	case errors.Is(stopped, context.DeadlineExceeded):
+		return "time limit reached", ""
+	case errors.Is(stopped, context.Canceled):
+		// A caller that cancelled with a cause (context.WithCancelCause)
+		// gets it as the reason: the CLI's memory guard does.
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			return cause.Error(), ""
+		}
+		return "interrupted", ""
+	}
+	// A limit of the engine's own (errTooManyLocals), said as it is:
+	// "interrupted" would blame the user.
+	return stopped.Error(), ""
 }
 
 var errFound = errors.New("violation found")
