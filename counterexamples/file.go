@@ -297,7 +297,7 @@ func (f *File) Violation(m spec.Machine) (*explore.Violation, error) {
 	}
 	// No property: an execution that breaks nothing (one being explored
 	// step by step, as the web page does).
-	if _, ok := invariants.Lookup(f.Property); !ok && f.Property != "" && f.Property != invariants.StepPanicked && f.Property != invariants.StepPurity {
+	if _, ok := invariants.Lookup(f.Property); !ok && f.Property != "" {
 		return nil, fmt.Errorf("the trace breaks %q, which is not a property elcheck checks (elcheck list)", f.Property)
 	}
 	if f.LoopAt < -1 || f.LoopAt > len(f.Steps) {
@@ -375,115 +375,154 @@ func Replay(f *File, m spec.Machine) (Outcome, error) {
 	return judge(t), nil
 }
 
-// judge decides whether the rebuilt trace ends in its recorded violation.
+// judge decides whether the rebuilt trace ends in its recorded violation,
+// as its property's row says a trace confirms it (invariants.Confirm); a
+// trace that breaks no property (one being explored step by step) is
+// judged by its last state.
 func judge(t *Trace) Outcome {
-	sy := t.System()
-	chk := invariants.NewChecker(sy.Info, t.Config)
-	final := t.Final()
-	view := sy.View(&final, nil)
-	terminal := len(sy.Enabled(&final, nil)) == 0
-	o := Outcome{Trace: t}
-	switch t.Property {
-	case invariants.StepPanicked, invariants.StepPurity:
-		if len(t.Steps) == 0 {
-			// Found by comparing two searches of the configuration, or a
-			// path that did not replay from its first step.
-			o.Unchecked, o.Why = true, "a finding with no step relates two runs of the search; run `elcheck verify` again to re-check it"
-			return o
-		}
-		last := t.Steps[len(t.Steps)-1]
-		prev := t.Initial
-		if len(t.Steps) > 1 {
-			prev = t.Steps[len(t.Steps)-2].State
-		}
-		if _, _, err := sy.Apply(&prev, last.Action); err != nil && err.Property == t.Property {
-			o.Confirmed, o.Why = true, err.Detail
-		} else if err := sy.CheckPurity(&prev, last.Action); err != nil && err.Property == t.Property {
-			o.Confirmed, o.Why = true, err.Detail
-		} else {
-			o.Why = "the last step ran normally"
-		}
-		return o
-	case invariants.MessageBound:
-		sent := 0
-		for _, st := range t.Steps {
-			sent += len(st.Sends)
-		}
-		b := sy.Info.Bound
-		switch {
-		case !terminal:
-			o.Why = "the trace does not end in a final state"
-		case b.Max == nil:
-			o.Why = "the protocol declares no bound"
-		case sent > b.Max(t.Config.Topology.N):
-			o.Confirmed, o.Why = true, fmt.Sprintf("the execution sends %d messages, more than %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
-		default:
-			o.Within = t.Worst
-			o.Why = fmt.Sprintf("the execution sends %d messages, within %s = %d", sent, b.Formula, b.Max(t.Config.Topology.N))
-		}
-		return o
-	case invariants.Termination:
-		if t.LoopAt >= 0 {
-			back := t.Initial
-			if t.LoopAt > 0 && t.LoopAt <= len(t.Steps) {
-				back = t.Steps[t.LoopAt-1].State
-			}
-			if len(t.Steps) > t.LoopAt && string(back.Encode(nil)) == string(final.Encode(nil)) {
-				o.Confirmed, o.Why = true, fmt.Sprintf("steps %d to %d return to the state after step %d: the execution can repeat them forever", t.LoopAt+1, len(t.Steps), t.LoopAt)
-			} else {
-				o.Why = "the last state is not the state the loop should return to"
-			}
-			return o
-		}
-	case invariants.ComparisonOnly:
-		// Found at a step (the per-step check), or at the initial states;
-		// else by exploring the configuration relabelled, which relates
-		// several executions, as uniformity does.
-		seed := explore.DefaultOptions().ComparisonSeed
-		switch {
-		case len(t.Steps) > 0:
-			last, prev := t.Steps[len(t.Steps)-1], t.Initial
-			if len(t.Steps) > 1 {
-				prev = t.Steps[len(t.Steps)-2].State
-			}
-			if err := sy.CheckRelabelled(&prev, last.Action, seed); err != nil && err.Property == t.Property {
-				o.Confirmed, o.Why = true, err.Detail
-			} else {
-				o.Why = "the last step commutes with the relabellings of its ids"
-			}
-		case strings.HasPrefix(t.Detail, "Init of"):
-			if d := sy.CheckInitRelabelled(seed); d != "" {
-				o.Confirmed, o.Why = true, d
-			} else {
-				o.Why = "the initial states commute with the relabellings of the ids"
-			}
-		default:
-			o.Unchecked, o.Why = true, t.Property+" relates several executions; run `elcheck verify` again to re-check it"
-		}
-		return o
-	case invariants.Uniformity:
-		o.Unchecked, o.Why = true, t.Property+" relates several executions; run `elcheck verify` again to re-check it"
-		return o
-	case invariants.Deadlock:
-		if d := sy.Deadlock(&final); terminal && d != "" {
-			o.Confirmed, o.Why = true, d
-		} else {
-			o.Why = "the trace does not end with a blocked process and nothing enabled"
-		}
-		return o
-	}
-	if v := chk.Always(view); v != nil && v.Property == t.Property {
-		o.Confirmed, o.Why = true, v.Detail
-		return o
-	}
-	if terminal {
-		if v := chk.AtEnd(view); v != nil && v.Property == t.Property {
-			o.Confirmed, o.Why = true, v.Detail
-			return o
-		}
-	}
-	o.Why = "the trace runs, but its last state does not violate " + t.Property
+	p, _ := invariants.Lookup(t.Property)
+	r := replayed{t: t, sy: t.System(), final: t.Final()}
+	r.terminal = len(r.sy.Enabled(&r.final, nil)) == 0
+	o := confirmations[p.Confirm](&r)
+	o.Trace = t
 	return o
+}
+
+// replayed is a rebuilt trace with what its confirmations read: its
+// system, its last state and whether that state is terminal.
+type replayed struct {
+	t        *Trace
+	sy       *explore.System
+	final    explore.State
+	terminal bool
+}
+
+// confirmations holds, for each way a trace confirms a violation
+// (invariants.Confirm), the replay that carries it out: a table read,
+// never written.
+var confirmations = [...]func(r *replayed) Outcome{
+	invariants.ByState:       (*replayed).byState,
+	invariants.ByCycle:       (*replayed).byCycle,
+	invariants.ByLastStep:    (*replayed).byLastStep,
+	invariants.ByMessages:    (*replayed).byMessages,
+	invariants.ByRelabelling: (*replayed).byRelabelling,
+	invariants.ByDeadlock:    (*replayed).byDeadlock,
+	invariants.NotByTrace:    (*replayed).relatesExecutions,
+}
+
+// byState: the last state breaks the property, among the checks of every
+// state or, where nothing is enabled, of a terminal state.
+func (r *replayed) byState() Outcome {
+	chk := invariants.NewChecker(r.sy.Info, r.t.Config)
+	view := r.sy.View(&r.final, nil)
+	if v := chk.Always(view); v != nil && v.Property == r.t.Property {
+		return Outcome{Confirmed: true, Why: v.Detail}
+	}
+	if r.terminal {
+		if v := chk.AtEnd(view); v != nil && v.Property == r.t.Property {
+			return Outcome{Confirmed: true, Why: v.Detail}
+		}
+	}
+	return Outcome{Why: "the trace runs, but its last state does not violate " + r.t.Property}
+}
+
+// byCycle: the loop returns to the state it left; without a loop, by
+// state.
+func (r *replayed) byCycle() Outcome {
+	t := r.t
+	if t.LoopAt < 0 {
+		return r.byState()
+	}
+	back := t.Initial
+	if t.LoopAt > 0 && t.LoopAt <= len(t.Steps) {
+		back = t.Steps[t.LoopAt-1].State
+	}
+	if len(t.Steps) > t.LoopAt && string(back.Encode(nil)) == string(r.final.Encode(nil)) {
+		return Outcome{Confirmed: true, Why: fmt.Sprintf("steps %d to %d return to the state after step %d: the execution can repeat them forever", t.LoopAt+1, len(t.Steps), t.LoopAt)}
+	}
+	return Outcome{Why: "the last state is not the state the loop should return to"}
+}
+
+// byLastStep: the last step panics again, or is not a function of its
+// input.
+func (r *replayed) byLastStep() Outcome {
+	if len(r.t.Steps) == 0 {
+		// Found by comparing two searches of the configuration, or a
+		// path that did not replay from its first step.
+		return Outcome{Unchecked: true, Why: "a finding with no step relates two runs of the search; run `elcheck verify` again to re-check it"}
+	}
+	prev, last := r.lastStep()
+	if _, _, err := r.sy.Apply(&prev, last); err != nil && err.Property == r.t.Property {
+		return Outcome{Confirmed: true, Why: err.Detail}
+	}
+	if err := r.sy.CheckPurity(&prev, last); err != nil && err.Property == r.t.Property {
+		return Outcome{Confirmed: true, Why: err.Detail}
+	}
+	return Outcome{Why: "the last step ran normally"}
+}
+
+// lastStep returns the state before the trace's last step, which it has,
+// and that step's action.
+func (r *replayed) lastStep() (explore.State, explore.Action) {
+	steps := r.t.Steps
+	prev := r.t.Initial
+	if len(steps) > 1 {
+		prev = steps[len(steps)-2].State
+	}
+	return prev, steps[len(steps)-1].Action
+}
+
+// byMessages: the execution ends and sends more messages than the
+// declared bound; a Worst trace within it is Within.
+func (r *replayed) byMessages() Outcome {
+	sent := 0
+	for _, st := range r.t.Steps {
+		sent += len(st.Sends)
+	}
+	b, n := r.sy.Info.Bound, r.t.Config.Topology.N
+	switch {
+	case !r.terminal:
+		return Outcome{Why: "the trace does not end in a final state"}
+	case b.Max == nil:
+		return Outcome{Why: "the protocol declares no bound"}
+	case sent > b.Max(n):
+		return Outcome{Confirmed: true, Why: fmt.Sprintf("the execution sends %d messages, more than %s = %d", sent, b.Formula, b.Max(n))}
+	}
+	return Outcome{Within: r.t.Worst, Why: fmt.Sprintf("the execution sends %d messages, within %s = %d", sent, b.Formula, b.Max(n))}
+}
+
+// byRelabelling: found at a step (the per-step check), or at the initial
+// states; else by exploring the configuration relabelled, which relates
+// several executions, as uniformity does.
+func (r *replayed) byRelabelling() Outcome {
+	seed := explore.DefaultOptions().ComparisonSeed
+	switch {
+	case len(r.t.Steps) > 0:
+		prev, last := r.lastStep()
+		if err := r.sy.CheckRelabelled(&prev, last, seed); err != nil && err.Property == r.t.Property {
+			return Outcome{Confirmed: true, Why: err.Detail}
+		}
+		return Outcome{Why: "the last step commutes with the relabellings of its ids"}
+	case strings.HasPrefix(r.t.Detail, "Init of"):
+		if d := r.sy.CheckInitRelabelled(seed); d != "" {
+			return Outcome{Confirmed: true, Why: d}
+		}
+		return Outcome{Why: "the initial states commute with the relabellings of the ids"}
+	}
+	return r.relatesExecutions()
+}
+
+// byDeadlock: the trace ends with a blocked process and nothing enabled.
+func (r *replayed) byDeadlock() Outcome {
+	if d := r.sy.Deadlock(&r.final); r.terminal && d != "" {
+		return Outcome{Confirmed: true, Why: d}
+	}
+	return Outcome{Why: "the trace does not end with a blocked process and nothing enabled"}
+}
+
+// relatesExecutions: nothing a trace can re-check.
+func (r *replayed) relatesExecutions() Outcome {
+	return Outcome{Unchecked: true, Why: r.t.Property + " relates several executions; run `elcheck verify` again to re-check it"}
 }
 
 // parseChoice reads a step's choice as FileStep.Choice writes it: "2" or

@@ -4,7 +4,9 @@
 package invariants
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/elcheck/elcheck/spec"
 )
@@ -25,11 +27,15 @@ const (
 	// Structural: a relation between explorations (all initiator sets,
 	// symmetric states, relabelled ids).
 	Structural
+	// Contract: a breach of the protocol's contract (a step that panics or
+	// is not a function of its input) rather than an election property:
+	// reported like a violation, never listed among the properties.
+	Contract
 )
 
 // String names the kind.
 func (k Kind) String() string {
-	return [...]string{"always", "at end", "eventually", "bound", "structural"}[k]
+	return [...]string{"always", "at end", "eventually", "bound", "structural", "contract"}[k]
 }
 
 // Property names. The strings are what the CLI prints and JSON carries.
@@ -53,25 +59,98 @@ const (
 	StepPurity   = "step-purity"
 )
 
-// Property is a named property with what it is judged over.
+// Property is a named property: what it is judged over, how a single
+// state breaks it (its clauses), and how a replayed trace confirms a
+// violation of it. What the engine decides (cycles, the message bound,
+// the self-checks of steps, deadlock) is no clause: the engine reports
+// those violations, and Confirm says how a trace shows them again.
 type Property struct {
 	Name string
 	Kind Kind
 	Doc  string
+	// Always are the property's clauses on every reachable state, AtEnd
+	// its clauses on a terminal state (Checker.Always, Checker.AtEnd).
+	Always, AtEnd []Clause
+	// Confirm is how a replay of a trace confirms a violation
+	// (counterexamples.Replay); ByState, the zero value, judges the
+	// trace's last state with the clauses.
+	Confirm Confirm
+	// Blocking: only a send that blocks can break it, so reports list it
+	// only for channels of bounded capacity (Listed).
+	Blocking bool
 }
 
-// All lists the properties in the order reports print them.
+// Clause is one check of a state property on a single state.
+type Clause struct {
+	// Rank places the clause among the clauses of its phase (every
+	// state, or the end), which the checker runs in rising rank and stops
+	// at the first broken: the rank decides which property a state that
+	// breaks two reports, and a clause may assume those of lower rank
+	// hold.
+	Rank int
+	// If, when set, says whether the clause applies to the checker's
+	// protocol (nil: it always does).
+	If func(c *Checker) bool
+	// Breach says why s breaks the clause, "" if it does not.
+	Breach func(c *Checker, s State) string
+}
+
+// Confirm is how a replayed trace confirms a violation of a property.
+type Confirm uint8
+
+// The ways a trace confirms a violation.
+const (
+	// ByState: the trace's last state breaks a clause of the property: of
+	// every state, or, where no event is enabled, of a terminal state
+	// (after those of every state, as the search checks them).
+	ByState Confirm = iota
+	// ByCycle: the trace's loop returns to the state it left, so the
+	// execution can repeat it forever; a trace without a loop, ByState.
+	ByCycle
+	// ByLastStep: the trace's last step breaks the contract again (it
+	// panics, or is not a function of its input); a finding with no step
+	// relates two runs of the search, which a trace cannot re-check.
+	ByLastStep
+	// ByMessages: the trace ends in a terminal state having sent more
+	// messages than the declared bound.
+	ByMessages
+	// ByRelabelling: the trace's last step, or with no step its initial
+	// states, does not commute with the relabellings of its ids; a
+	// finding made otherwise relates several executions.
+	ByRelabelling
+	// ByDeadlock: the trace ends with a process blocked on a send and no
+	// event enabled.
+	ByDeadlock
+	// NotByTrace: the property relates several executions; a trace
+	// cannot re-check it.
+	NotByTrace
+)
+
+// All lists the properties, in the order reports print those Listed, with
+// their clauses and confirmations: the search's checks of a state, the
+// web page's judgement and the replay of a trace all read this table.
 var All = []Property{
-	{AtMostOneLeader, Always, "no reachable state has two processes in the leader state"},
-	{Agreement, Always, "every process that knows a leader knows the same id (and, where the protocol says all learn, every process knows it at the end)"},
-	{Termination, Eventually, "no cycle in the reachable graph, and in every terminal state every process has decided and no message is left"},
-	{ExactlyOneLeader, AtEnd, "every terminal state has exactly one leader"},
-	{Validity, Always, "a leader, and any leader id a process learns, is the id the protocol declares: min or max of all ids or of the initiators'"},
-	{Decentralization, Structural, "the properties hold for every non-empty set of initiators"},
-	{Uniformity, Structural, "rotating a state commutes with taking its successors"},
-	{ComparisonOnly, Structural, "an order-preserving relabelling of the ids gives the same behaviour"},
-	{MessageBound, Bound, "the most messages any execution sends is within the declared bound"},
-	{Deadlock, AtEnd, "with channels of bounded capacity (-capacity), no terminal state has a process blocked on a send into a full channel; reports list it only for such channels"},
+	{Name: AtMostOneLeader, Kind: Always, Doc: "no reachable state has two processes in the leader state",
+		Always: []Clause{{Rank: 1, Breach: (*Checker).twoLeaders}}},
+	{Name: Agreement, Kind: Always, Doc: "every process that knows a leader knows the same id (and, where the protocol says all learn, every process knows it at the end)",
+		Always: []Clause{{Rank: 3, Breach: (*Checker).disagree}},
+		AtEnd:  []Clause{{Rank: 3, If: allLearn, Breach: (*Checker).unlearned}}},
+	{Name: Termination, Kind: Eventually, Doc: "no cycle in the reachable graph, and in every terminal state every process has decided and no message is left",
+		AtEnd: []Clause{{Rank: 1, Breach: (*Checker).unclean}}, Confirm: ByCycle},
+	{Name: ExactlyOneLeader, Kind: AtEnd, Doc: "every terminal state has exactly one leader",
+		AtEnd: []Clause{{Rank: 2, Breach: (*Checker).noLeader}}},
+	// Validity is stable (a wrong leader stays wrong), so it is caught as
+	// soon as the leader is elected or its id learnt.
+	{Name: Validity, Kind: Always, Doc: "a leader, and any leader id a process learns, is the id the protocol declares: min or max of all ids or of the initiators'",
+		Always: []Clause{{Rank: 2, Breach: (*Checker).wrongLeader}, {Rank: 4, Breach: (*Checker).wrongKnown}}},
+	{Name: Decentralization, Kind: Structural, Doc: "the properties hold for every non-empty set of initiators"},
+	{Name: Uniformity, Kind: Structural, Doc: "rotating a state commutes with taking its successors", Confirm: NotByTrace},
+	{Name: ComparisonOnly, Kind: Structural, Doc: "an order-preserving relabelling of the ids gives the same behaviour", Confirm: ByRelabelling},
+	{Name: MessageBound, Kind: Bound, Doc: "the most messages any execution sends is within the declared bound", Confirm: ByMessages},
+	{Name: Deadlock, Kind: AtEnd, Doc: "with channels of bounded capacity (-capacity), no terminal state has a process blocked on a send into a full channel; reports list it only for such channels",
+		Confirm: ByDeadlock, Blocking: true},
+	{Name: StepPanicked, Kind: Contract, Doc: "no step of the protocol panics", Confirm: ByLastStep},
+	{Name: StepPurity, Kind: Contract, Doc: "every step of the protocol is a function of its input: the same local state and event give the same result", Confirm: ByLastStep},
 }
 
 // Lookup returns the named property.
@@ -122,90 +201,56 @@ func (c *Checker) Reset(info spec.Info, cfg spec.Config) {
 	*c = Checker{Info: info, Config: cfg, Expected: info.Winner.Expected(cfg.IDs, cfg.Initiators)}
 }
 
-// Always checks the properties of every reachable state: at most one
-// leader, and it is the expected one (validity is stable: a wrong leader
-// stays wrong, so it is caught as soon as it is elected); known leader ids
-// agree, and are the expected one.
-func (c *Checker) Always(s State) *Violation {
-	leaders := 0
-	first := -1
-	for i, d := range s.Decisions {
-		if d.Status == spec.Elected {
-			leaders++
-			if leaders == 2 {
-				return &Violation{AtMostOneLeader, fmt.Sprintf("processes %s and %s are both leaders", c.name(first), c.name(i))}
-			}
-			first = i
-		}
-	}
-	if first >= 0 && !c.valid(c.Config.IDs[first]) {
-		return &Violation{Validity, fmt.Sprintf("%s is leader but the winner must be %s (%s)", c.name(first), c.must(), c.Info.Winner)}
-	}
-	known, who := spec.None, -1
-	for i, d := range s.Decisions {
-		if d.Leader == spec.None {
+// Always runs the clauses of every reachable state (Property.Always) in
+// rank order and returns the first broken.
+func (c *Checker) Always(s State) *Violation { return c.run(everyState, s) }
+
+// AtEnd runs the clauses of a terminal state (Property.AtEnd) in rank
+// order and returns the first broken; the search runs it on a state that
+// passed Always.
+func (c *Checker) AtEnd(s State) *Violation { return c.run(atEnd, s) }
+
+// run runs checks on s, stopping at the first broken.
+func (c *Checker) run(checks []check, s State) *Violation {
+	for i := range checks {
+		k := &checks[i]
+		if k.If != nil && !k.If(c) {
 			continue
 		}
-		if known != spec.None && d.Leader != known {
-			return &Violation{Agreement, fmt.Sprintf("%s knows leader %d but %s knows leader %d", c.name(who), known, c.name(i), d.Leader)}
-		}
-		known, who = d.Leader, i
-	}
-	if known != spec.None && !c.valid(known) {
-		return &Violation{Validity, fmt.Sprintf("%s knows leader %d but the winner must be %s (%s)", c.name(who), known, c.must(), c.Info.Winner)}
-	}
-	return nil
-}
-
-// valid reports whether id may win (spec.Winner.Valid).
-func (c *Checker) valid(id spec.ID) bool {
-	if c.Expected != spec.None {
-		return id == c.Expected
-	}
-	return c.Info.Winner.Valid(id, c.Config.IDs, c.Config.Initiators)
-}
-
-// must says which id must win: the expected one, or "an initiator's id".
-func (c *Checker) must() string {
-	if c.Expected != spec.None {
-		return fmt.Sprint(c.Expected)
-	}
-	return "an initiator's id"
-}
-
-// AtEnd checks a terminal state: clean (termination), exactly one leader,
-// known to all where the protocol says so.
-func (c *Checker) AtEnd(s State) *Violation {
-	for i, d := range s.Decisions {
-		if d.Status == spec.Undecided {
-			return &Violation{Termination, fmt.Sprintf("no event is enabled but %s has not decided", c.name(i))}
-		}
-	}
-	if s.InFlight > 0 && !c.Info.Leftovers {
-		return &Violation{Termination, fmt.Sprintf("every process has decided but %d message(s) are left in the channels", s.InFlight)}
-	}
-	leader := -1
-	for i, d := range s.Decisions {
-		if d.Status == spec.Elected {
-			leader = i
-		}
-	}
-	if leader < 0 {
-		return &Violation{ExactlyOneLeader, "the run ended with no leader"}
-	}
-	// Validity was checked as the leader was elected (Always).
-	if c.Info.AllLearn {
-		want := c.Config.IDs[leader]
-		for i, d := range s.Decisions {
-			if d.Leader != want {
-				return &Violation{Agreement, fmt.Sprintf("the run ended and %s does not know the leader is %d", c.name(i), want)}
-			}
+		if d := k.Breach(c, s); d != "" {
+			return &Violation{k.property, d}
 		}
 	}
 	return nil
 }
 
-func (c *Checker) name(i int) string { return fmt.Sprintf("p%d (id %d)", i, c.Config.IDs[i]) }
+// check is a clause with the property it belongs to.
+type check struct {
+	property string
+	Clause
+}
+
+// everyState and atEnd are All's clauses of each phase in rank order (ties
+// in table order), computed once from All and never written: the
+// checker's hot path reads them without sorting.
+var everyState, atEnd = ordered(func(p Property) []Clause { return p.Always }), ordered(func(p Property) []Clause { return p.AtEnd })
+
+func ordered(of func(Property) []Clause) []check {
+	var out []check
+	for _, p := range All {
+		for _, cl := range of(p) {
+			out = append(out, check{p.Name, cl})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b check) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
+}
+
+// judgedAtEnd reports whether a clause of p at the end applies to c's
+// protocol.
+func (p Property) judgedAtEnd(c *Checker) bool {
+	return slices.ContainsFunc(p.AtEnd, func(cl Clause) bool { return cl.If == nil || cl.If(c) })
+}
 
 // CheckBound decides the message bound: nil if info declares no bound or
 // the most messages any execution on network top sends, most, is within

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/elcheck/elcheck/spec"
@@ -34,6 +35,12 @@ func TestChecker(t *testing.T) {
 		{"leftovers", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 2}, "", Termination},
 		// One message left is as unclean as two: a clean end has none.
 		{"one leftover", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 1}, "", Termination},
+		// The ranks decide which of two broken properties a state reports:
+		// a wrong leader before a disagreement, a disagreement before a
+		// wrong id known.
+		{"wrong leader, disagreement", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{won(2), lost(3), u}}, Validity, ""},
+		{"disagreement, a wrong id known", spec.Info{Winner: spec.MaxAll}, State{Decisions: []spec.Decision{lost(2), lost(3), u}}, Agreement, ""},
+		{"wrong id known by two", spec.Info{Winner: spec.AnyInitiator}, State{Decisions: []spec.Decision{lost(4), u, lost(4)}}, Validity, ""},
 		{"leftovers allowed", spec.Info{Winner: spec.MaxAll, Leftovers: true}, State{Decisions: []spec.Decision{lost(0), won(3), lost(0)}, InFlight: 2}, "", ""},
 	}
 	for _, tt := range tests {
@@ -64,6 +71,37 @@ func TestExpectedWinner(t *testing.T) {
 	for w, want := range map[spec.Winner]spec.ID{spec.MinAll: 1, spec.MaxAll: 5, spec.MinInitiators: 2, spec.MaxInitiators: 4} {
 		if got := w.Expected(ids, init); got != want {
 			t.Errorf("%v: %d, want %d", w, got, want)
+		}
+	}
+}
+
+// TestTable: every property is named once, and the clauses of each phase
+// have distinct ranks, so which property a state reports does not hang on
+// the order of the table's rows.
+func TestTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range All {
+		if seen[p.Name] {
+			t.Errorf("%s listed twice", p.Name)
+		}
+		seen[p.Name] = true
+		if q, ok := Lookup(p.Name); !ok || q.Name != p.Name {
+			t.Errorf("Lookup(%s) = %v, %v", p.Name, q.Name, ok)
+		}
+		if p.Kind == Contract && p.Listed(1) {
+			t.Errorf("%s breaches the contract but is listed", p.Name)
+		}
+		for _, cl := range append(slices.Clone(p.Always), p.AtEnd...) {
+			if cl.Breach == nil {
+				t.Errorf("%s has a clause without Breach", p.Name)
+			}
+		}
+	}
+	for phase, checks := range map[string][]check{"every state": everyState, "the end": atEnd} {
+		for i := 1; i < len(checks); i++ {
+			if checks[i].Rank == checks[i-1].Rank {
+				t.Errorf("%s: %s and %s have rank %d", phase, checks[i-1].property, checks[i].property, checks[i].Rank)
+			}
 		}
 	}
 }

@@ -32,9 +32,11 @@ type Judgement struct {
 }
 
 // Listed reports whether reports list p for channels of capacity
-// capacity (0: unbounded): a deadlock needs a send that blocks.
+// capacity (0: unbounded): a breach of the contract is reported as the
+// violation it is, never listed; a Blocking property needs a send that
+// blocks.
 func (p Property) Listed(capacity int) bool {
-	return p.Name != Deadlock || capacity > 0
+	return p.Kind != Contract && (!p.Blocking || capacity > 0)
 }
 
 // Judge gives every property listed for c's configuration its status in
@@ -45,9 +47,9 @@ func (p Property) Listed(capacity int) bool {
 // ("" if none), then the properties of a final state (AtEnd). A property
 // of a final state is pending in a state that is not final, and unknown
 // when an earlier check stopped the judgement; one of every state holds
-// when Always passed, but agreement, whose end clause AtEnd judges last
-// where every process must learn the leader, is unknown if a check of the
-// end stopped before it. The message bound is CheckBound's on the messages
+// when Always passed, but one with a clause at the end that applies
+// (agreement, where every process must learn the leader) is unknown if a
+// check of the end stopped the judgement. The message bound is CheckBound's on the messages
 // sent so far: exceeded, it is violated in any state; otherwise it holds
 // at the end, and is pending before.
 func (c *Checker) Judge(s State, end bool, deadlock string, messages int) []Judgement {
@@ -74,9 +76,9 @@ func (c *Checker) Judge(s State, end bool, deadlock string, messages int) []Judg
 		case p.Kind == Bound:
 			j.Status, j.Detail = c.judgeBound(end, messages)
 		case p.Kind == Always:
-			// Stopped by Always itself, or, for agreement's end clause, by
-			// a check of the end before it.
-			if found != nil && (!atEnd || p.Name == Agreement && c.Info.AllLearn) {
+			// Stopped by Always itself, or, for a clause at the end, by a
+			// check of the end.
+			if found != nil && (!atEnd || p.judgedAtEnd(c)) {
 				j.Status, j.Detail = StatusUnknown, notJudged
 			}
 		case !end:

@@ -398,7 +398,7 @@ func (s *Server) properties(sy *explore.System, cfg spec.Config, final *explore.
 		out = append(out, PropertyStatus{Name: j.Property.Name, Kind: j.Property.Kind.String(), Status: string(j.Status), Detail: j.Detail})
 	}
 	if st.Failed != "" {
-		out = append(out, PropertyStatus{Name: strings.SplitN(st.Failed, ":", 2)[0], Kind: "contract", Status: "violated", Detail: st.Failed})
+		out = append(out, PropertyStatus{Name: strings.SplitN(st.Failed, ":", 2)[0], Kind: invariants.Contract.String(), Status: "violated", Detail: st.Failed})
 	}
 	return out
 }
