@@ -67,14 +67,20 @@ type Report struct {
 type Option func(*settings) error
 
 type settings struct {
+	// space is the configurations checked; its networks, unless an
+	// option gives them, are the protocol's family's, built once the
+	// options are read (enumerating a family is the costly part, and
+	// needless when one network is given).
 	space configs.Space
 	opts  explore.Options
 	n     int
 	info  spec.Info
 	// kind is the family checked: the protocol's, or Family's.
 	kind spec.TopologyKind
-	// noSym turns symmetry reduction off once the space is known.
-	noSym bool
+	// anyPorts widens the networks to every port numbering once they
+	// are known (AnyOrientation).
+	anyPorts bool
+	conf     counterexamples.Confirmation
 }
 
 // Channels checks under the channel semantics c instead of the protocol's
@@ -124,7 +130,7 @@ func Initiators(positions ...int) Option {
 // unoriented ring), 2^n (n-1)!/2 placements for n >= 3 instead of (n-1)!.
 // A protocol that relies on a consistent orientation fails under it.
 func AnyOrientation() Option {
-	return func(s *settings) error { return s.space.AnyPorts() }
+	return func(s *settings) error { s.anyPorts = true; return nil }
 }
 
 // Family checks every network of family k on n processes instead of the
@@ -141,7 +147,8 @@ func Family(k spec.TopologyKind) Option {
 			return fmt.Errorf("no %v of %d processes: %v", k, s.n, err)
 		}
 		s.kind = k
-		return s.networks(sp.Topologies)
+		s.space.Topologies = sp.Topologies
+		return nil
 	}
 }
 
@@ -157,19 +164,9 @@ func Network(links ...[2]int) Option {
 		if err != nil {
 			return err
 		}
-		return s.networks([]spec.Topology{t})
+		s.space.Topologies = []spec.Topology{t}
+		return nil
 	}
-}
-
-// networks replaces the networks checked, keeping AnyOrientation if it was
-// given before.
-func (s *settings) networks(tops []spec.Topology) error {
-	s.space.Topologies = tops
-	if s.space.AnyNumbering {
-		s.space.AnyNumbering = false
-		return s.space.AnyPorts()
-	}
-	return nil
 }
 
 // Capacity bounds every channel to k messages (0: unbounded) instead of the
@@ -191,7 +188,7 @@ func Capacity(k int) Option {
 // off. Both lose nothing (docs/reduction.md); off is for cross-checking.
 func Reduction(on bool) Option {
 	return func(s *settings) error {
-		s.opts.POR, s.noSym = on, !on
+		s.opts.POR, s.space.AllPlacements = on, !on
 		return nil
 	}
 }
@@ -220,6 +217,37 @@ func MaxStates(limit int64) Option {
 	}
 }
 
+// Space checks exactly the configurations of sp (its networks, ids,
+// initiators, channels, capacity, reductions and shard) instead of those
+// built from the protocol and the options before it; options after it
+// narrow sp. It is for a caller that builds its space itself, as
+// `elcheck verify` does from its flags; sp's networks must have n
+// processes.
+func Space(sp configs.Space) Option {
+	return func(s *settings) error {
+		if len(sp.Topologies) == 0 || sp.N() != s.n {
+			return fmt.Errorf("a space of %d processes given for n = %d", sp.N(), s.n)
+		}
+		s.space = sp
+		return nil
+	}
+}
+
+// Explore replaces the explorer's options (explore.DefaultOptions, and what
+// the options before it set) with o: for what no other option sets, as
+// `elcheck verify`'s -exact, -search, -first, -memory and progress
+// reports; options after it change o.
+func Explore(o explore.Options) Option {
+	return func(s *settings) error { s.opts = o; return nil }
+}
+
+// Confirm sets how the counterexample is made sure of before it is
+// reported (counterexamples.Confirmation: by default rebuilt and checked
+// in this process); `elcheck verify` also replays it in a fresh process.
+func Confirm(c counterexamples.Confirmation) Option {
+	return func(s *settings) error { s.conf = c; return nil }
+}
+
 // Verify checks every property of m on every configuration of n processes
 // of m's topology (narrowed by opts) and returns the report. Cancelling ctx
 // stops the search with an incomplete verdict.
@@ -236,8 +264,9 @@ func MaxStates(limit int64) Option {
 // configuration with ids the search had not used, where a package-level
 // cache filled by the search is empty. Unlike `elcheck verify`, Verify
 // does not replay the counterexample in a fresh process (it cannot
-// re-execute the caller's program), so state that survives even those may
-// show a counterexample that does not reproduce.
+// re-execute the caller's program; Confirm lets a caller that can do it),
+// so state that survives even those may show a counterexample that does
+// not reproduce.
 func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report, error) {
 	if m == nil {
 		return nil, errors.New("elcheck: no protocol (nil machine)")
@@ -249,33 +278,31 @@ func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("elcheck: %s on %d processes: n must be between 1 and %d", info.Name, n, MaxN)
 	}
-	space, err := configs.NewSpace(info.Topology, n)
-	if err != nil {
-		return nil, fmt.Errorf("elcheck: %s cannot run on %d processes: %v", info.Name, n, err)
-	}
-	space.Channels = info.Channels
-	space.Capacity = info.Capacity
-	space.PortBlind = info.PortBlind
-	s := &settings{space: space, opts: explore.DefaultOptions(), n: n, info: info, kind: info.Topology}
+	s := &settings{opts: explore.DefaultOptions(), n: n, info: info, kind: info.Topology,
+		space: configs.Space{Channels: info.Channels, Capacity: info.Capacity, PortBlind: info.PortBlind}}
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, fmt.Errorf("elcheck: %s: %v", info.Name, err)
 		}
 	}
-	s.space.AllPlacements = s.noSym
+	if err := s.networks(); err != nil {
+		return nil, err
+	}
 	res := explore.Check(ctx, m, s.space, s.opts)
 	if res.Internal != "" {
-		what, _, _ := strings.Cut(res.Internal, "\n")
-		return nil, fmt.Errorf("elcheck: internal error during the search of %s: %s; please report it", info.Name, what)
+		what, stack, _ := strings.Cut(res.Internal, "\n")
+		return nil, &InternalError{Algo: info.Name, Search: true, What: what, Stack: stack}
 	}
 	rep := &Report{
 		Algo: info.Name, N: n, Channels: res.Channels,
 		Configurations: res.Configs, ConfigurationsDone: res.ConfigsDone, States: res.States,
 		MinMessages: res.MinMessages, MaxMessages: res.MaxMessages, Result: res,
 	}
-	if err := rep.counterexample(m, res); err != nil {
-		return nil, err
+	t, err := s.conf.Confirm(m, res)
+	if err != nil {
+		return nil, &InternalError{Algo: info.Name, What: err.Error(), Err: err}
 	}
+	rep.Counterexample = t
 	rep.Verdict = res.Verdict()
 	if rep.Counterexample != nil {
 		rep.Text = rep.Counterexample.Text()
@@ -283,14 +310,47 @@ func Verify(ctx context.Context, m spec.Machine, n int, opts ...Option) (*Report
 	return rep, nil
 }
 
-// counterexample re-executes res's violation and makes sure of it
-// (counterexamples.Confirmation, as on the command line, without its
-// fresh process).
-func (r *Report) counterexample(m spec.Machine, res *explore.Result) error {
-	t, err := counterexamples.Confirmation{}.Confirm(m, res)
-	if err != nil {
-		return fmt.Errorf("elcheck: internal error: %v; please report it", err)
+// networks completes the space once the options are read: the protocol's
+// own family unless an option gave networks, each port numbering of them
+// with AnyOrientation.
+func (s *settings) networks() error {
+	if s.space.Topologies == nil {
+		own, err := configs.NewSpace(s.info.Topology, s.n)
+		if err != nil {
+			return fmt.Errorf("elcheck: %s cannot run on %d processes: %v", s.info.Name, s.n, err)
+		}
+		s.space.Topologies = own.Topologies
 	}
-	r.Counterexample = t
+	if s.anyPorts {
+		if err := s.space.AnyPorts(); err != nil {
+			return fmt.Errorf("elcheck: %s: %v", s.info.Name, err)
+		}
+	}
 	return nil
 }
+
+// InternalError is Verify's error for a fault of elcheck itself, to be
+// reported, rather than of what it was asked: a panic in its own code
+// during the search, or a counterexample that does not re-execute.
+type InternalError struct {
+	// Algo is the protocol checked.
+	Algo string
+	// Search is set for a fault during the search, unset for one in
+	// re-executing its counterexample.
+	Search bool
+	// What says what went wrong, on one line; Stack is the stack of a
+	// panic during the search, if there is one.
+	What, Stack string
+	// Err is the re-execution's error (nil for a fault of the search).
+	Err error
+}
+
+func (e *InternalError) Error() string {
+	if e.Search {
+		return fmt.Sprintf("elcheck: internal error during the search of %s: %s; please report it", e.Algo, e.What)
+	}
+	return fmt.Sprintf("elcheck: internal error: %s; please report it", e.What)
+}
+
+// Unwrap returns the re-execution's error.
+func (e *InternalError) Unwrap() error { return e.Err }

@@ -2,11 +2,15 @@ package elcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/elcheck/elcheck/configs"
+	"github.com/elcheck/elcheck/counterexamples"
+	"github.com/elcheck/elcheck/explore"
 	"github.com/elcheck/elcheck/internal/fixtures"
 	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/protocols"
@@ -207,5 +211,43 @@ func TestImpureNamedStepPurity(t *testing.T) {
 		if tt.want == invariants.StepPurity && !strings.Contains(rep.Counterexample.Detail, "does not reproduce on a fresh copy of its configuration") {
 			t.Errorf("%s: the detail does not say why:\n%s", name, rep.Counterexample.Detail)
 		}
+	}
+}
+
+// What the command line gives Verify: a space of its own (one network of a
+// family too large to enumerate, which Verify then does not enumerate), the
+// explorer's options, and how to confirm a counterexample; a confirmation
+// that fails is an InternalError.
+func TestVerifyGivenSpace(t *testing.T) {
+	ctx := context.Background()
+	flood := spec.Erase(fixtures.Flood{})
+	path := Network([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{5, 6})
+	rep, err := Verify(ctx, flood, 7, path, IDs(1, 2, 3, 4, 5, 6, 7), Initiators(0), Workers(1))
+	if err != nil || rep.Verdict.Outcome != invariants.Verified || rep.Configurations != 1 {
+		t.Fatalf("flood on a path of 7: %+v, %v; want verified on 1 configuration", rep, err)
+	}
+	cr, _ := protocols.Lookup("cr")
+	sp, err := configs.NewSpace(spec.UniRing, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.IDs = []spec.ID{3, 1, 2}
+	limited := explore.DefaultOptions()
+	limited.MaxStates = 10
+	rep, err = Verify(ctx, cr, 3, Space(sp), Explore(limited))
+	if err != nil || rep.Verdict.Outcome != invariants.Incomplete || rep.Configurations != 7 {
+		t.Fatalf("cr on ids 3,1,2 with a state limit: %+v, %v; want incomplete over 7 configurations", rep, err)
+	}
+	if _, err := Verify(ctx, cr, 4, Space(sp)); err == nil || !strings.Contains(err.Error(), "a space of 3 processes given for n = 4") {
+		t.Errorf("a space of 3 for n = 4: %v", err)
+	}
+	flip, _ := protocols.Lookup("cr-flip")
+	failing := counterexamples.Confirmation{Rebuild: func(spec.Machine, *explore.Violation) (*counterexamples.Trace, error) {
+		return nil, errors.New("injected failure")
+	}}
+	_, err = Verify(ctx, flip, 3, Confirm(failing))
+	var ie *InternalError
+	if !errors.As(err, &ie) || ie.Search || !strings.Contains(err.Error(), "injected failure") {
+		t.Errorf("a counterexample that does not re-execute: %v; want an InternalError saying why", err)
 	}
 }

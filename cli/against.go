@@ -14,13 +14,13 @@ var againstFlag = &cli.StringFlag{Name: "against", Usage: "replay the counterexa
 // parseAgainst looks up -against's protocol for a trace of m: nil when
 // name is "", a usage error when no protocol has that name or when it
 // runs on another topology than m, so that it fails before any search.
-func parseAgainst(name string, m spec.Machine) (spec.Machine, error) {
+func parseAgainst(e *env, name string, m spec.Machine) (spec.Machine, error) {
 	if name == "" {
 		return nil, nil
 	}
-	ref, ok := lookupMachine(name)
+	ref, ok := e.lookup(name)
 	if !ok {
-		return nil, unknownMachine("-against="+name+": ", name)
+		return nil, e.unknownMachine("-against="+name+": ", name)
 	}
 	if ri, mi := ref.Info(), m.Info(); ri.Topology != mi.Topology {
 		return nil, usagef("-against=%s: %s runs on a %s, but %s on a %s", name, name, ri.Topology, mi.Name, mi.Topology)

@@ -58,7 +58,7 @@ func TestAgainstBadInput(t *testing.T) {
 	if code, out, _ := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+path); code != exitViolated {
 		t.Fatalf("verify exit %d:\n%s", code, out)
 	}
-	knowElsewhere(t)
+	e := elsewhereEnv()
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -72,6 +72,6 @@ func TestAgainstBadInput(t *testing.T) {
 		{"replay other topology", []string{"replay", path, "-against=cr-elsewhere"}, "-against=cr-elsewhere: cr-elsewhere runs on a topology(99), but cr-flip on a unidirectional ring"},
 		{"replay unknown flag", []string{"replay", path, "-fast"}, "flag provided but not defined: -fast"},
 	} {
-		t.Run(tt.name, func(t *testing.T) { expectUsageError(t, tt.args, tt.want) })
+		t.Run(tt.name, func(t *testing.T) { e.expectUsageError(t, tt.args, tt.want) })
 	}
 }

@@ -52,6 +52,7 @@ func parseRange(s string) (lo, hi int, err error) {
 }
 
 func boundsAction(c *cli.Context) error {
+	e := envOf(c)
 	m, err := parseMachine(c)
 	if err != nil {
 		return err
@@ -116,7 +117,7 @@ func boundsAction(c *cli.Context) error {
 	if err := checkSweep(c, configs); err != nil {
 		return err
 	}
-	ctx, stop := searchContext(c.Context, c.Duration(timeoutFlag.Name), true)
+	ctx, stop := searchContext(c.Context, c.Duration(timeoutFlag.Name), e.available)
 	defer stop()
 	progress := newProgress(c, lo < hi)
 	if progress != nil {
@@ -149,7 +150,7 @@ func boundsAction(c *cli.Context) error {
 			}
 			worstOut = ""
 		default:
-			trace, err := rebuild(m, w.Worst)
+			trace, err := e.rebuild(m, w.Worst)
 			var div *counterexamples.Diverged
 			if errors.As(err, &div) {
 				// The search measured an execution the protocol does not
@@ -162,7 +163,7 @@ func boundsAction(c *cli.Context) error {
 			}
 			trace.Worst = !exceeded
 			if worstOut != "" {
-				if err := writeTrace(trace, worstOut); err != nil {
+				if err := e.writeTrace(trace, worstOut); err != nil {
 					fmt.Fprintf(&notes, "-worst-out: %s NOT written: %s\n", what, oneLine(err))
 					writeErrs = append(writeErrs, "-worst-out: the execution was not written: "+oneLine(err))
 					worstOut = ""
@@ -171,7 +172,7 @@ func boundsAction(c *cli.Context) error {
 				}
 			}
 			if chart != "" {
-				if err := writeChart(chart, trace); err != nil {
+				if err := writeChart(e, chart, trace); err != nil {
 					fmt.Fprintf(&notes, "-chart: the chart of %s NOT written: %s\n", what, oneLine(err))
 					writeErrs = append(writeErrs, "-chart: the chart was not written: "+oneLine(err))
 				} else {
@@ -191,7 +192,7 @@ func boundsAction(c *cli.Context) error {
 	if plot != "" {
 		var svg bytes.Buffer
 		t.WriteSVG(&svg)
-		if err := writeFile(plot, svg.Bytes(), 0o644); err != nil {
+		if err := e.writeFile(plot, svg.Bytes(), 0o644); err != nil {
 			fmt.Fprintf(&notes, "plot NOT written: %s\n", oneLine(err))
 			writeErrs = append(writeErrs, "-plot: the plot was not written: "+oneLine(err))
 		} else {

@@ -81,9 +81,8 @@ func (m tightMachine) Info() spec.Info {
 // A variant whose declared bound is too small: EXCEEDED, exit 1, and the
 // execution written with -worst-out is one elcheck replay confirms.
 func TestBoundsTooSmallReplays(t *testing.T) {
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = func(name string) (spec.Machine, bool) {
+	e := newEnv(nil)
+	e.lookup = func(name string) (spec.Machine, bool) {
 		if name == "cr-tight" {
 			m, _ := protocols.Lookup("cr")
 			return tightMachine{m}, true
@@ -92,7 +91,7 @@ func TestBoundsTooSmallReplays(t *testing.T) {
 	}
 	dir := t.TempDir()
 	worst, plot := filepath.Join(dir, "worst.json"), filepath.Join(dir, "cr.svg")
-	code, out, stderr := elcheck("bounds", "-algo=cr-tight", "-n=3..4", "-worst-out="+worst, "-plot="+plot)
+	code, out, stderr := e.elcheck("bounds", "-algo=cr-tight", "-n=3..4", "-worst-out="+worst, "-plot="+plot)
 	if code != exitViolated {
 		t.Fatalf("exit %d, want 1:\n%s%s", code, out, stderr)
 	}
@@ -105,7 +104,7 @@ func TestBoundsTooSmallReplays(t *testing.T) {
 			t.Errorf("the report does not say %q:\n%s", want, out)
 		}
 	}
-	code, out, stderr = elcheck("replay", worst)
+	code, out, stderr = e.elcheck("replay", worst)
 	if code != exitViolated || !strings.Contains(out, "CONFIRMED: message-bound: the execution sends 9 messages, more than (n(n+1)/2 probes + n SELECTED) - 1 = 8") {
 		t.Errorf("replay exit %d, want 1 and CONFIRMED:\n%s%s", code, out, stderr)
 	}

@@ -57,7 +57,7 @@ func chartAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%s%s", oneLine(err), helpHint(c, args[0]))
 	}
-	m, ok := lookupMachine(f.Algo)
+	m, ok := envOf(c).lookup(f.Algo)
 	if !ok {
 		return usagef("the trace is of %q, which this elcheck does not know (see elcheck list)", f.Algo)
 	}
@@ -73,7 +73,7 @@ func chartAction(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	if err := writeFile(*out, b, 0o644); err != nil {
+	if err := envOf(c).writeFile(*out, b, 0o644); err != nil {
 		return cli.Exit("-o: "+oneLine(err), exitUsage)
 	}
 	return nil
@@ -166,7 +166,7 @@ func saveChart(c *cli.Context, t *counterexamples.Trace) {
 	if t == nil || path == "" {
 		return
 	}
-	if err := writeChart(path, t); err != nil {
+	if err := writeChart(envOf(c), path, t); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "elcheck: -chart: the chart was not written: %s\n", oneLine(err))
 		return
 	}
@@ -177,7 +177,7 @@ func saveChart(c *cli.Context, t *counterexamples.Trace) {
 
 // writeChart writes t's chart to path, in the format its extension names
 // (checked before the search by verifyChartKind).
-func writeChart(path string, t *counterexamples.Trace) error {
+func writeChart(e *env, path string, t *counterexamples.Trace) error {
 	kind, err := chartKind("", path, "chart")
 	if err != nil {
 		return err
@@ -186,5 +186,5 @@ func writeChart(path string, t *counterexamples.Trace) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(path, b, 0o644)
+	return e.writeFile(path, b, 0o644)
 }

@@ -10,22 +10,25 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// lookupWithFixtures is lookupKnown with the test fixtures added.
-func lookupWithFixtures(name string) (spec.Machine, bool) {
-	for _, m := range fixtures.All() {
-		if m.Info().Name == name {
-			return m, true
+// fixturesEnv is a run's env knowing extra beside the built-ins, in which
+// the test fixtures are found by name too.
+func fixturesEnv(extra ...spec.Machine) *env {
+	e := newEnv(extra)
+	e.lookup = func(name string) (spec.Machine, bool) {
+		for _, m := range fixtures.All() {
+			if m.Info().Name == name {
+				return m, true
+			}
 		}
+		return e.known(name)
 	}
-	return lookupKnown(name)
+	return e
 }
 
 // Impure protocols are reported as step-purity from the command line, with
 // a trace, every time: never a panic, never another property's name.
 func TestImpureProtocolsFromTheCLI(t *testing.T) {
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = lookupWithFixtures
+	e := fixturesEnv()
 	runs := 5
 	if testing.Short() {
 		runs = 2
@@ -60,13 +63,13 @@ func TestImpureProtocolsFromTheCLI(t *testing.T) {
 				fixtures.ResetPkgCache()
 				args := []string{"verify", "-algo=" + tt.algo, "-n=" + tt.n, "-workers=1"}
 				if tt.warm != nil {
-					elcheck(append(args, tt.warm...)...)
+					e.elcheck(append(args, tt.warm...)...)
 					args = append(args, "-ids=1,2,3", "-initiators=all")
 					if slices.Contains(tt.warm, "-skip-comparison-only") {
 						args = append(args, "-skip-comparison-only")
 					}
 				}
-				code, out, stderr := elcheck(args...)
+				code, out, stderr := e.elcheck(args...)
 				if code != exitViolated || !strings.HasSuffix(out, "VIOLATED: step-purity\n") || !strings.Contains(out, tt.detail) {
 					t.Fatalf("exit %d, want 1, VIOLATED: step-purity and %q:\n%s%s", code, tt.detail, out, stderr)
 				}
@@ -82,17 +85,15 @@ func TestImpureProtocolsFromTheCLI(t *testing.T) {
 // is confirmed in a fresh process, and replays from its file: the replay
 // runs the step and its relabelled twin again.
 func TestComparisonOnlyReplays(t *testing.T) {
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = lookupWithFixtures
+	e := fixturesEnv()
 	for _, algo := range []string{"fixture-odd-skips", "fixture-overflow"} {
 		t.Run(algo, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "trace.json")
-			code, out, stderr := elcheck("verify", "-algo="+algo, "-n=3", "-trace-out="+path)
+			code, out, stderr := e.elcheck("verify", "-algo="+algo, "-n=3", "-trace-out="+path)
 			if code != exitViolated || !strings.HasSuffix(out, "VIOLATED: comparison-only\n") || !strings.Contains(out, "step 1:") {
 				t.Fatalf("verify: exit %d, want 1, comparison-only with a trace:\n%s%s", code, out, stderr)
 			}
-			code, out, stderr = elcheck("replay", path)
+			code, out, stderr = e.elcheck("replay", path)
 			if code != exitViolated || !strings.Contains(out, "CONFIRMED: comparison-only") || !strings.Contains(out, "relabelling the ids it reads") {
 				t.Fatalf("replay: exit %d, want 1 and CONFIRMED:\n%s%s", code, out, stderr)
 			}

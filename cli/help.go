@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"runtime/debug"
 	"strings"
 
@@ -121,6 +122,23 @@ func commandNotFound(c *cli.Context, _ string) {
 
 func init() {
 	cli.FlagStringer = flagHelp
+	// urfave/cli adds -h and --version, package variables of its own, to
+	// every application, and parsing a command line writes into each flag
+	// it applies: they apply a copy, so that runs at once share nothing.
+	for _, f := range []*cli.Flag{&cli.HelpFlag, &cli.VersionFlag} {
+		if b, ok := (*f).(*cli.BoolFlag); ok {
+			*f = copyOnApply{b}
+		}
+	}
+}
+
+// copyOnApply is a flag that every application shares (-h, --version).
+type copyOnApply struct{ *cli.BoolFlag }
+
+// Apply adds a copy of the flag to set.
+func (f copyOnApply) Apply(set *flag.FlagSet) error {
+	cp := *f.BoolFlag
+	return cp.Apply(set)
 }
 
 // flagHelp renders a flag in help as the rest of elcheck writes it,

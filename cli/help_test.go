@@ -163,7 +163,7 @@ func TestVersionOf(t *testing.T) {
 // for every command: urfave/cli's own answer, where a command sets no
 // OnUsageError, is the whole help and exit 3.
 func TestUnknownFlag(t *testing.T) {
-	for _, cmd := range newApp(io.Discard, io.Discard).Commands {
+	for _, cmd := range newApp(io.Discard, io.Discard, newEnv(nil)).Commands {
 		t.Run(cmd.Name, func(t *testing.T) {
 			expectUsageError(t, []string{cmd.Name, "-bogus"}, "elcheck: flag provided but not defined: -bogus (see elcheck help "+cmd.Name+")\n")
 		})

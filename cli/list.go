@@ -26,16 +26,16 @@ func listAction(c *cli.Context) error {
 	if err := checkArgs(c); err != nil {
 		return err
 	}
-	out := c.App.Writer
+	out, e := c.App.Writer, envOf(c)
 	if c.Bool("correct") {
-		for _, m := range correctMachines() {
+		for _, m := range e.correctMachines() {
 			fmt.Fprintln(out, m.Info().Name)
 		}
 		return nil
 	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tTOPOLOGY\tWINNER\tALL LEARN\tCHANNELS\tBREAKS")
-	for _, m := range allMachines() {
+	for _, m := range e.allMachines() {
 		in := m.Info()
 		breaks := "-"
 		if in.Breaks != "" {
@@ -53,7 +53,7 @@ func listAction(c *cli.Context) error {
 	// Sources and bounds are long: one block per protocol reads better
 	// than a table too wide for a terminal.
 	fmt.Fprintln(out, "\nSources and declared message bounds:")
-	for _, m := range allMachines() {
+	for _, m := range e.allMachines() {
 		if in := m.Info(); in.Bug == "" {
 			bound := "none declared"
 			if in.Bound.Max != nil {
@@ -68,7 +68,7 @@ func listAction(c *cli.Context) error {
 		}
 	}
 	fmt.Fprintln(out, "\nBuggy variants (the mistake each makes):")
-	for _, m := range allMachines() {
+	for _, m := range e.allMachines() {
 		if in := m.Info(); in.Bug != "" {
 			fmt.Fprintf(out, "  %s: %s\n", in.Name, in.Bug)
 		}

@@ -9,16 +9,9 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// extraMachines are the protocols Run was given beside the built-ins. Run
-// sets them once, before it parses the command line, and nothing writes
-// them after; the registry's house rules (a source in docs/references.md,
-// the Breaks list, no KnowsN) are for the built-ins and are not asked of
-// these.
-var extraMachines []spec.Machine
-
-// addMachines makes ms known to the commands, after checking that each
-// describes itself usably and takes no name already taken.
-func addMachines(ms []spec.Machine) error {
+// checkMachines makes sure that the protocols given to Run, ms, each
+// describe themselves usably and take no name already taken.
+func checkMachines(ms []spec.Machine) error {
 	for i, m := range ms {
 		if m == nil {
 			return fmt.Errorf("protocol %d given to cli.Run is nil", i)
@@ -34,14 +27,12 @@ func addMachines(ms []spec.Machine) error {
 			return fmt.Errorf("two protocols given to cli.Run are named %q", info.Name)
 		}
 	}
-	extraMachines = slices.Clone(ms)
 	return nil
 }
 
-// lookupKnown finds a protocol by name among the built-ins and the
-// caller's.
-func lookupKnown(name string) (spec.Machine, bool) {
-	for _, m := range extraMachines {
+// known finds a protocol by name among the built-ins and the caller's.
+func (e *env) known(name string) (spec.Machine, bool) {
+	for _, m := range e.extra {
 		if m.Info().Name == name {
 			return m, true
 		}
@@ -51,21 +42,21 @@ func lookupKnown(name string) (spec.Machine, bool) {
 
 // allMachines returns the built-ins and the caller's protocols, sorted by
 // name, as protocols.All does for the built-ins.
-func allMachines() []spec.Machine {
-	ms := append(protocols.All(), extraMachines...)
+func (e *env) allMachines() []spec.Machine {
+	ms := append(protocols.All(), e.extra...)
 	slices.SortFunc(ms, func(a, b spec.Machine) int { return strings.Compare(a.Info().Name, b.Info().Name) })
 	return ms
 }
 
 // correctMachines returns allMachines without the buggy variants.
-func correctMachines() []spec.Machine {
-	return slices.DeleteFunc(allMachines(), func(m spec.Machine) bool { return m.Info().Bug != "" })
+func (e *env) correctMachines() []spec.Machine {
+	return slices.DeleteFunc(e.allMachines(), func(m spec.Machine) bool { return m.Info().Bug != "" })
 }
 
 // machineNames returns the sorted names of allMachines.
-func machineNames() []string {
+func (e *env) machineNames() []string {
 	var names []string
-	for _, m := range allMachines() {
+	for _, m := range e.allMachines() {
 		names = append(names, m.Info().Name)
 	}
 	return names
@@ -74,8 +65,8 @@ func machineNames() []string {
 // unknownMachine is the usage error for a protocol name no machine has,
 // prefix naming where it was given: the names, and the one meant where
 // the name differs from it only in case ("DKR").
-func unknownMachine(prefix, name string) error {
-	names := machineNames()
+func (e *env) unknownMachine(prefix, name string) error {
+	names := e.machineNames()
 	for _, n := range names {
 		if strings.EqualFold(n, name) {
 			return usagef("%sunknown algorithm %q: names are in lower case; did you mean %s?", prefix, name, n)

@@ -31,19 +31,19 @@ func userMachines() []spec.Machine {
 	return []spec.Machine{userMachine{cr, "my-cr"}, userMachine{flip, "my-cr-flip"}}
 }
 
-// withUserMachines makes userMachines known for the test.
-func withUserMachines(t *testing.T) {
+// userEnv is a run's env knowing userMachines, as Run given them makes
+// it.
+func userEnv(t *testing.T) *env {
 	t.Helper()
-	saved := extraMachines
-	t.Cleanup(func() { extraMachines = saved })
-	if err := addMachines(userMachines()); err != nil {
+	if err := checkMachines(userMachines()); err != nil {
 		t.Fatal(err)
 	}
+	return newEnv(userMachines())
 }
 
 // A user's protocols work in every command as the built-ins do.
 func TestUserMachines(t *testing.T) {
-	withUserMachines(t)
+	e := userEnv(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -58,7 +58,7 @@ func TestUserMachines(t *testing.T) {
 		{"unknown names them", []string{"verify", "-algo=nope", "-n=3"}, exitUsage, []string{"my-cr-flip"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, stderr := elcheck(tc.args...)
+			code, out, stderr := e.elcheck(tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d:\n%s%s", code, tc.code, out, stderr)
 			}
@@ -86,11 +86,9 @@ func TestUserMachinesRefused(t *testing.T) {
 		{"nil", []spec.Machine{nil}, "is nil"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			saved := extraMachines
-			t.Cleanup(func() { extraMachines = saved })
-			err := addMachines(tc.ms)
+			err := checkMachines(tc.ms)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("addMachines: %v, want %q", err, tc.want)
+				t.Fatalf("checkMachines: %v, want %q", err, tc.want)
 			}
 		})
 	}

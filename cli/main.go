@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -69,12 +70,13 @@ func verdictExit(o invariants.Outcome) error {
 // command beside the built-in ones; a name taken by a built-in or given
 // twice, or an Info that does not validate, is a usage error (exit 2).
 //
-// Run is a process's entry point: call it once, from main. It sets the
-// garbage collector's target (unless GOGC is set), and the protocols it is
-// given are the process's for as long as it runs. verify replays each
-// counterexample in a fresh process by re-executing this binary with the
-// replay command, so the same main, with the same extra, must answer it:
-// a main that calls Run with its protocols does.
+// Run is meant as a process's entry point, called from main: it sets the
+// garbage collector's target (unless GOGC is set), and -memory and the
+// memory guard set the process's memory limit. Otherwise each call has its
+// own state, so that calls may run at once. verify replays each counterexample in a fresh
+// process by re-executing this binary with the replay command, so the same
+// main, with the same extra, must answer it: a main that calls Run with
+// its protocols does.
 func Run(args []string, extra ...spec.Machine) int {
 	if os.Getenv("GOGC") == "" {
 		// The explorer allocates fast and keeps little: collecting at
@@ -82,21 +84,21 @@ func Run(args []string, extra ...spec.Machine) int {
 		// of a sweep's time (dkr n=7: 10.5 s -> 8.1 s) for a larger peak.
 		debug.SetGCPercent(400)
 	}
-	if err := addMachines(extra); err != nil {
+	if err := checkMachines(extra); err != nil {
 		fmt.Fprintln(os.Stderr, "elcheck: "+err.Error())
 		return exitUsage
 	}
-	return run(args, os.Stdout, os.Stderr)
+	return run(args, os.Stdout, os.Stderr, newEnv(slices.Clone(extra)))
 }
 
-// run executes the command line and returns the exit code; it never calls
-// os.Exit, so tests can drive it.
+// run executes the command line in e and returns the exit code; it never
+// calls os.Exit, so tests can drive it, with an env of their own.
 //
 // A panic in elcheck's own code on this goroutine (a panic in a protocol's
 // step is explore's to report, as a violation) becomes one line on stderr
 // and exit 4, so that a script never reads a crash as a verdict or as a
 // usage error; ELCHECK_DEBUG=1 adds the stack.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdout, stderr io.Writer, e *env) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
@@ -107,7 +109,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
-	app := newApp(stdout, stderr)
+	app := newApp(stdout, stderr, e)
 	if len(args) > 1 {
 		switch name := args[1]; {
 		case name == "":
@@ -133,7 +135,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
-func newApp(stdout, stderr io.Writer) *cli.App {
+func newApp(stdout, stderr io.Writer, e *env) *cli.App {
 	return &cli.App{
 		Name:        "elcheck",
 		Usage:       "model-check leader-election algorithms by exhaustion",
@@ -146,7 +148,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action:      noCommand,
 		// urfave/cli adds -h to the application only when it adds its own
 		// help command, which the application's help command replaces.
-		Flags: []cli.Flag{cli.HelpFlag},
+		Flags:    []cli.Flag{cli.HelpFlag},
+		Metadata: map[string]any{envKey: e},
 		// Errors come back to run, which prints one line and picks the code.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         usageError,
@@ -156,21 +159,33 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-// commands copies the commands for one application: urfave/cli writes into
-// them (the help name, the -h flag), and the tests build many applications.
-// A command without its own OnUsageError gets usageError: without one,
-// urfave/cli answers an unknown flag with the whole help and exit 3.
+// commands copies the commands and their flags for one application:
+// urfave/cli writes into them (the help name, the -h flag, each flag's
+// default as it parses), and runs share nothing. A command without its own
+// OnUsageError gets usageError: without one, urfave/cli answers an unknown
+// flag with the whole help and exit 3.
 func commands(cs ...*cli.Command) []*cli.Command {
 	out := make([]*cli.Command, len(cs))
 	for i, c := range cs {
 		cp := *c
-		cp.Flags = slices.Clone(c.Flags)
+		cp.Flags = make([]cli.Flag, len(c.Flags))
+		for k, f := range c.Flags {
+			cp.Flags[k] = cloneFlag(f)
+		}
 		if cp.OnUsageError == nil {
 			cp.OnUsageError = usageError
 		}
 		out[i] = &cp
 	}
 	return out
+}
+
+// cloneFlag copies a flag (a pointer to one of urfave/cli's flag structs).
+func cloneFlag(f cli.Flag) cli.Flag {
+	v := reflect.ValueOf(f).Elem()
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	return cp.Interface().(cli.Flag)
 }
 
 func usageError(c *cli.Context, err error, _ bool) error {

@@ -16,9 +16,13 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-func elcheck(args ...string) (code int, stdout, stderr string) {
+// elcheck runs the command line as Run does when given no protocols.
+func elcheck(args ...string) (code int, stdout, stderr string) { return newEnv(nil).elcheck(args...) }
+
+// elcheck runs the command line in e, a test's env.
+func (e *env) elcheck(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = run(append([]string{"elcheck"}, args...), &out, &errb)
+	code = run(append([]string{"elcheck"}, args...), &out, &errb, e)
 	return code, out.String(), errb.String()
 }
 
@@ -109,7 +113,13 @@ func TestIDRangeAccepted(t *testing.T) {
 // that says want.
 func expectUsageError(t *testing.T, args []string, want string) {
 	t.Helper()
-	code, _, stderr := elcheck(args...)
+	newEnv(nil).expectUsageError(t, args, want)
+}
+
+// expectUsageError is expectUsageError in e.
+func (e *env) expectUsageError(t *testing.T, args []string, want string) {
+	t.Helper()
+	code, _, stderr := e.elcheck(args...)
 	if code != exitUsage {
 		t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
 	}
@@ -125,7 +135,13 @@ func expectUsageError(t *testing.T, args []string, want string) {
 // output that starts with last; it returns the output.
 func expectExit(t *testing.T, args []string, code int, last string) string {
 	t.Helper()
-	got, out, stderr := elcheck(args...)
+	return newEnv(nil).expectExit(t, args, code, last)
+}
+
+// expectExit is expectExit in e.
+func (e *env) expectExit(t *testing.T, args []string, code int, last string) string {
+	t.Helper()
+	got, out, stderr := e.elcheck(args...)
 	if got != code {
 		t.Errorf("exit code %d, want %d\n%s%s", got, code, out, stderr)
 	}
@@ -284,11 +300,11 @@ func TestList(t *testing.T) {
 // A bug in elcheck is exit 4 with one line asking for a report: never a
 // verdict's code, never a usage error's.
 func TestInternalErrors(t *testing.T) {
-	savedRebuild, savedLookup := rebuild, lookupMachine
-	t.Cleanup(func() { rebuild, lookupMachine = savedRebuild, savedLookup })
-	rebuild = func(spec.Machine, *explore.Violation) (*counterexamples.Trace, error) {
+	failing, panicking := newEnv(nil), newEnv(nil)
+	failing.rebuild = func(spec.Machine, *explore.Violation) (*counterexamples.Trace, error) {
 		return nil, errors.New("injected failure")
 	}
+	panicking.lookup = func(string) (spec.Machine, bool) { panic("injected panic") }
 	tests := []struct {
 		name  string
 		args  []string
@@ -303,11 +319,11 @@ func TestInternalErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			e := failing
 			if tt.panic {
-				lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
-				defer func() { lookupMachine = savedLookup }()
+				e = panicking
 			}
-			code, out, stderr := elcheck(tt.args...)
+			code, out, stderr := e.elcheck(tt.args...)
 			if code != exitInternal || !strings.HasPrefix(stderr, tt.want) || !strings.HasSuffix(stderr, "; please report it\n") {
 				t.Errorf("exit %d, stderr %q; want exit 4 and %q", code, stderr, tt.want)
 			}
@@ -321,8 +337,7 @@ func TestInternalErrors(t *testing.T) {
 	}
 	// ELCHECK_DEBUG=1 adds the stack.
 	t.Setenv("ELCHECK_DEBUG", "1")
-	lookupMachine = func(string) (spec.Machine, bool) { panic("injected panic") }
-	code, _, stderr := elcheck("verify", "-algo=dkr", "-n=3")
+	code, _, stderr := panicking.elcheck("verify", "-algo=dkr", "-n=3")
 	if code != exitInternal || !strings.HasPrefix(stderr, "elcheck: internal error: injected panic; please report it\n") || !strings.Contains(stderr, "goroutine") {
 		t.Errorf("ELCHECK_DEBUG=1: exit %d, stderr %q; want exit 4 and the stack", code, stderr)
 	}
@@ -380,29 +395,29 @@ func (m otherTopology) Info() spec.Info {
 	return info
 }
 
-// knowElsewhere makes "cr-elsewhere", cr on an unknown topology, known to
-// the commands for the rest of t.
-func knowElsewhere(t *testing.T) {
-	saved := lookupMachine
-	t.Cleanup(func() { lookupMachine = saved })
-	lookupMachine = func(name string) (spec.Machine, bool) {
+// elsewhereEnv is a run's env in which "cr-elsewhere", cr on an unknown
+// topology, is known to the commands.
+func elsewhereEnv() *env {
+	e := newEnv(nil)
+	e.lookup = func(name string) (spec.Machine, bool) {
 		if name == "cr-elsewhere" {
 			m, _ := protocols.Lookup("cr")
 			return otherTopology{m}, true
 		}
 		return protocols.Lookup(name)
 	}
+	return e
 }
 
 // A protocol on a topology elcheck cannot build is a one-line usage
 // error, exit 2, never a run on an empty or assumed network.
 func TestUnknownTopology(t *testing.T) {
-	knowElsewhere(t)
+	e := elsewhereEnv()
 	for _, args := range [][]string{
 		{"verify", "-algo=cr-elsewhere", "-n=3"},
 		{"bounds", "-algo=cr-elsewhere", "-n=3"},
 	} {
-		expectUsageError(t, args, "unknown topology topology(99)")
+		e.expectUsageError(t, args, "unknown topology topology(99)")
 	}
 }
 

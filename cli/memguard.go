@@ -22,11 +22,6 @@ const guardShare = 0.9
 // takes a microsecond and stops nothing.
 const guardEvery = 50 * time.Millisecond
 
-// available returns the bytes this process may use, as the system sees it
-// at the start (memory_linux.go), or 0 if it cannot tell, for no guard.
-// Tests replace it.
-var available = availableMemory
-
 // Near the limit the collector, which keeps the heap under it
 // (debug.SetMemoryLimit), runs almost without pause and the search
 // crawls (measured: 24,000 states/s against 89,000, at 16 GiB of 24, and
@@ -56,12 +51,14 @@ func sizeText(b uint64) string {
 }
 
 // guardMemory returns ctx, cancelled with outOfMemory as its cause once
-// the memory the Go runtime holds passes guardShare of what is available,
+// the memory the Go runtime holds passes guardShare of what is available
+// (available returns the bytes this process may use, as the system sees
+// it at the start, or 0 if it cannot tell, for no guard),
 // or comes near it while the collector takes the CPU, and the function
 // that stops the guard. It sets the collector's soft limit there, so that
 // garbage is collected before it counts: with GOGC=400 (Run) the heap may
 // otherwise hold four times the live data.
-func guardMemory(ctx context.Context) (context.Context, func()) {
+func guardMemory(ctx context.Context, available func() uint64) (context.Context, func()) {
 	avail := available()
 	if avail == 0 {
 		return ctx, func() {}

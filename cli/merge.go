@@ -58,9 +58,10 @@ func mergeAction(c *cli.Context) error {
 	if err := checkOutputs([2]string{"trace-out", traceOut}, [2]string{"chart", c.String(chartFlag.Name)}); err != nil {
 		return err
 	}
+	e := envOf(c)
 	var shards []shardReport
 	for _, path := range c.Args().Slice() {
-		r, err := readReport(path)
+		r, err := readReport(e, path)
 		if err != nil {
 			if h := helpHint(c, path); h != "" {
 				return usagef("%v%s", err.Error(), h)
@@ -69,7 +70,7 @@ func mergeAction(c *cli.Context) error {
 		}
 		shards = append(shards, shardReport{path, *r})
 	}
-	rep, err := mergeReports(shards)
+	rep, err := mergeReports(e, shards)
 	if err != nil {
 		return err
 	}
@@ -78,12 +79,12 @@ func mergeAction(c *cli.Context) error {
 }
 
 // readReport reads one shard's report and checks it (decodeReport).
-func readReport(path string) (*jsonReport, error) {
+func readReport(e *env, path string) (*jsonReport, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	return decodeReport(path, b)
+	return decodeReport(e, path, b)
 }
 
 // decodeReport reads the report in b (path names it in errors) and checks
@@ -91,7 +92,7 @@ func readReport(path string) (*jsonReport, error) {
 // it trusts no claim of a shard's that its counts do not bear out
 // (checkReport). Every refusal is a usage error naming the file and the
 // field.
-func decodeReport(path string, b []byte) (*jsonReport, error) {
+func decodeReport(e *env, path string, b []byte) (*jsonReport, error) {
 	b = counterexamples.TrimBOM(b)
 	var trace struct {
 		Version int `json:"elcheck_trace"`
@@ -112,7 +113,7 @@ func decodeReport(path string, b []byte) (*jsonReport, error) {
 	case r.Merged != nil:
 		return nil, usagef("%s is a merged report: merge takes the shards' own reports", path)
 	}
-	if err := checkReport(&r); err != nil {
+	if err := checkReport(e, &r); err != nil {
 		return nil, usagef("%s: %s", path, oneLine(err))
 	}
 	return &r, nil
@@ -123,7 +124,7 @@ func decodeReport(path string, b []byte) (*jsonReport, error) {
 // ids and initiators, and i/k), the counts against each other, and the
 // verdict against what the report holds. A report that disagrees was cut,
 // edited, or written by another build. The error names the field.
-func checkReport(r *jsonReport) error {
+func checkReport(e *env, r *jsonReport) error {
 	switch {
 	case r.Shard == nil || r.Shard.Count < 1 || r.Shard.Count > maxShards || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
 		return errors.New("shard: the report names no valid shard i of k")
@@ -136,7 +137,7 @@ func checkReport(r *jsonReport) error {
 	case r.Search != explore.BFS.String() && r.Search != explore.DFS.String():
 		return fmt.Errorf("search: %q: the report's search is bfs or dfs", r.Search)
 	}
-	mach, ok := lookupMachine(r.Algo)
+	mach, ok := e.lookup(r.Algo)
 	if !ok {
 		return fmt.Errorf("algo: %q is not a protocol this elcheck knows (see elcheck list)", r.Algo)
 	}
@@ -357,7 +358,7 @@ func belongTogether(a, b shardReport) error {
 
 // mergeReports combines the shards' reports into the report an unsharded
 // run of the whole space gives.
-func mergeReports(shards []shardReport) (*report, error) {
+func mergeReports(e *env, shards []shardReport) (*report, error) {
 	for _, s := range shards[1:] {
 		if err := belongTogether(shards[0], s); err != nil {
 			return nil, err
@@ -421,11 +422,11 @@ func mergeReports(shards []shardReport) (*report, error) {
 	}
 	m.Incomplete = strings.Join(incomplete, "; ")
 	if best != nil {
-		if err := m.setViolation(best); err != nil {
+		if err := m.setViolation(e, best); err != nil {
 			return nil, err
 		}
 	}
-	m.Properties = mergeProperties(shards, m)
+	m.Properties = mergeProperties(e, shards, m)
 	m.setVerdict(m.contentVerdict())
 	return m, nil
 }
@@ -444,9 +445,9 @@ func better(a, b *jsonCounterexample, search string) bool {
 
 // setViolation makes s's counterexample the merged one, re-executing it to
 // render it as verify does (and to check that it fits the protocol).
-func (m *report) setViolation(s *shardReport) error {
+func (m *report) setViolation(e *env, s *shardReport) error {
 	m.Counterexample, m.Violation = s.Counterexample, s.Violation
-	mach, ok := lookupMachine(s.Algo)
+	mach, ok := e.lookup(s.Algo)
 	if !ok {
 		return usagef("%s is a report on %q, which this elcheck does not know (see elcheck list)", s.path, s.Algo)
 	}
@@ -467,7 +468,7 @@ func (m *report) setViolation(s *shardReport) error {
 // mergeProperties gives each property the verdict of the whole space:
 // violated if a shard violated it, not checked if no shard checked it,
 // holds if it holds in every shard and none is missing, unknown otherwise.
-func mergeProperties(shards []shardReport, m *report) []jsonProperty {
+func mergeProperties(e *env, shards []shardReport, m *report) []jsonProperty {
 	complete := len(m.Merged.Missing) == 0
 	var out []jsonProperty
 	for i, p := range shards[0].Properties {
@@ -490,7 +491,7 @@ func mergeProperties(shards []shardReport, m *report) []jsonProperty {
 		}
 		q.Holds = q.Status == explore.Holds
 		if q.Status != explore.Violated && q.Status != explore.NotChecked {
-			q.Note = mergedNote(shards, i, q.Status, m)
+			q.Note = mergedNote(e, shards, i, q.Status, m)
 		}
 		out = append(out, q)
 	}
@@ -518,13 +519,13 @@ func (m *report) violationDetail(shards []shardReport, i int) string {
 // written afresh from the counts added up, by the table that writes them
 // for explore (invariants.Property.Report), and notes that claim the whole
 // space are kept only when it was all checked.
-func mergedNote(shards []shardReport, i int, status explore.Status, m *report) string {
+func mergedNote(e *env, shards []shardReport, i int, status explore.Status, m *report) string {
 	name := shards[0].Properties[i].Name
 	switch name {
 	case invariants.Uniformity, invariants.MessageBound:
 		p, _ := invariants.Lookup(name)
 		f := invariants.Figures{N: m.N, UniformChecked: m.UniformChecked, UniformEvery: m.UniformEvery, MaxMessages: m.Messages.Max}
-		if mach, ok := lookupMachine(m.Algo); ok {
+		if mach, ok := e.lookup(m.Algo); ok {
 			f.Bound = mach.Info().Bound
 		} else if name == invariants.MessageBound {
 			// A protocol this elcheck does not know: its bound is

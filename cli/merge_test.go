@@ -355,17 +355,18 @@ func mergeAll(t *testing.T, files ...[]byte) {
 			t.Fatalf("not a one-line usage error: %q", err)
 		}
 	}
+	e := newEnv(nil)
 	var shards []shardReport
 	for i, b := range files {
 		path := fmt.Sprintf("shard-%d.json", i)
-		r, err := decodeReport(path, b)
+		r, err := decodeReport(e, path, b)
 		if err != nil {
 			usage(err)
 			return
 		}
 		shards = append(shards, shardReport{path, *r})
 	}
-	m, err := mergeReports(shards)
+	m, err := mergeReports(e, shards)
 	if err != nil {
 		usage(err)
 		return

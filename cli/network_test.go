@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,22 +10,15 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// withFlood makes fixture-flood, a protocol on connected graphs (none of
-// the built-ins runs on one yet), known to the commands for one test.
-func withFlood(t *testing.T) { withMachine(t, spec.Erase(fixtures.Flood{})) }
-
-// withMachine makes m known to the commands for one test, as cli.Run's
-// caller would.
-func withMachine(t *testing.T, m spec.Machine) {
-	saved := extraMachines
-	t.Cleanup(func() { extraMachines = saved })
-	extraMachines = append(slices.Clone(saved), m)
-}
+// floodEnv is a run's env knowing fixture-flood, a protocol on connected
+// graphs (none of the built-ins runs on one yet), as cli.Run's caller
+// would make it known.
+func floodEnv() *env { return newEnv([]spec.Machine{spec.Erase(fixtures.Flood{})}) }
 
 // -topology picks one of the families a protocol runs on, -graph one
 // network; the report says which, and list shows the families.
 func TestNetworkFamilies(t *testing.T) {
-	withFlood(t)
+	e := floodEnv()
 	tests := []struct {
 		args []string
 		says string // in the report
@@ -38,23 +30,23 @@ func TestNetworkFamilies(t *testing.T) {
 		{[]string{"-n=3", "-orientation=any"}, "every connected graph on 3 processes with every numbering of the ports up to symmetry (3 numbered networks)"},
 	}
 	for _, tt := range tests {
-		out := expectExit(t, append([]string{"verify", "-algo=fixture-flood"}, tt.args...), exitVerified, "VERIFIED")
+		out := e.expectExit(t, append([]string{"verify", "-algo=fixture-flood"}, tt.args...), exitVerified, "VERIFIED")
 		if !strings.Contains(out, tt.says) {
 			t.Errorf("%v: the report does not say %q:\n%s", tt.args, tt.says, out)
 		}
 	}
-	out := expectExit(t, []string{"bounds", "-algo=fixture-flood", "-n=3", "-topology=tree"}, exitVerified, "")
+	out := e.expectExit(t, []string{"bounds", "-algo=fixture-flood", "-n=3", "-topology=tree"}, exitVerified, "")
 	if !strings.Contains(out, "tree") {
 		t.Errorf("bounds does not name the family:\n%s", out)
 	}
-	_, out, _ = elcheck("list")
+	_, out, _ = e.elcheck("list")
 	if !strings.Contains(out, "connected graph, tree, complete graph") {
 		t.Errorf("list does not show fixture-flood's families:\n%s", out)
 	}
 }
 
 func TestNetworkFlagsRefused(t *testing.T) {
-	withFlood(t)
+	e := floodEnv()
 	tests := []struct {
 		args []string
 		want string
@@ -80,19 +72,19 @@ func TestNetworkFlagsRefused(t *testing.T) {
 		{[]string{"-algo=fixture-flood", "-graph="}, "-graph= is empty"},
 	}
 	for _, tt := range tests {
-		expectUsageError(t, append([]string{"verify"}, tt.args...), tt.want)
+		e.expectUsageError(t, append([]string{"verify"}, tt.args...), tt.want)
 	}
-	expectUsageError(t, []string{"bounds", "-algo=fixture-flood", "-n=3..4", "-graph=0-1,1-2"}, "-graph gives one network of 3 processes")
+	e.expectUsageError(t, []string{"bounds", "-algo=fixture-flood", "-n=3..4", "-graph=0-1,1-2"}, "-graph gives one network of 3 processes")
 }
 
 // The shards of a sweep over one given network merge; its trace files
 // (here a -graph network, renumbered) replay.
 func TestGraphShardsMerge(t *testing.T) {
-	withFlood(t)
+	e := floodEnv()
 	dir := t.TempDir()
 	var shards []string
 	for i, s := range []string{"0/2", "1/2"} {
-		code, js, stderr := elcheck("verify", "-algo=fixture-flood", "-graph=0-1,1-2,2-0", "-orientation=any", "-format=json", "-shard="+s)
+		code, js, stderr := e.elcheck("verify", "-algo=fixture-flood", "-graph=0-1,1-2,2-0", "-orientation=any", "-format=json", "-shard="+s)
 		if code != exitVerified {
 			t.Fatalf("shard %s: exit %d: %s", s, code, stderr)
 		}
@@ -102,5 +94,5 @@ func TestGraphShardsMerge(t *testing.T) {
 		}
 		shards = append(shards, f)
 	}
-	expectExit(t, append([]string{"merge"}, shards...), exitVerified, "VERIFIED")
+	e.expectExit(t, append([]string{"merge"}, shards...), exitVerified, "VERIFIED")
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,14 +19,6 @@ import (
 // write still fails after it, the report and the verdict are printed all the
 // same, the error goes to stderr on one line, and the exit code is the
 // verdict's.
-
-// writeFile writes an output file: os.WriteFile, which tests replace to
-// make a write fail after the search.
-var writeFile = os.WriteFile
-
-// writeTrace writes a trace for elcheck replay: Trace.WriteFile, which tests
-// replace likewise.
-var writeTrace = (*counterexamples.Trace).WriteFile
 
 // checkOutput makes sure that the file at path can be written, for flag
 // (e.g. "trace-out"); the error is a usage error that says why not.

@@ -177,14 +177,13 @@ func TestStaleOutputsRemoved(t *testing.T) {
 // verdict: both are printed, the error is one line on stderr, and the exit
 // code is the verdict's.
 func TestOutputWriteFails(t *testing.T) {
-	savedTrace, savedFile := writeTrace, writeFile
-	t.Cleanup(func() { writeTrace, writeFile = savedTrace, savedFile })
-	writeTrace = func(*counterexamples.Trace, string) error { return errors.New("injected: disk full") }
-	writeFile = func(string, []byte, os.FileMode) error { return errors.New("injected: disk full") }
+	e := newEnv(nil)
+	e.writeTrace = func(*counterexamples.Trace, string) error { return errors.New("injected: disk full") }
+	e.writeFile = func(string, []byte, os.FileMode) error { return errors.New("injected: disk full") }
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.json")
 
-	code, out, stderr := elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+trace)
+	code, out, stderr := e.elcheck("verify", "-algo=cr-flip", "-n=3", "-trace-out="+trace)
 	if code != exitViolated || !strings.HasSuffix(out, "trace NOT written: injected: disk full\nVIOLATED: validity\n") || !strings.Contains(out, "counterexample (") {
 		t.Errorf("verify: exit %d, want 1, the counterexample and the verdict:\n%s", code, out)
 	}
@@ -193,7 +192,7 @@ func TestOutputWriteFails(t *testing.T) {
 	}
 
 	// In JSON, the report carries the trace anyway.
-	code, out, stderr = elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-trace-out="+trace)
+	code, out, stderr = e.elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-trace-out="+trace)
 	var r jsonReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitViolated || r.Verdict != "VIOLATED: validity" || r.Violation == nil || len(r.Violation.Steps) == 0 {
 		t.Errorf("verify -format=json: exit %d, %v:\n%s", code, err, out)
@@ -202,7 +201,7 @@ func TestOutputWriteFails(t *testing.T) {
 		t.Errorf("verify -format=json: stderr %q", stderr)
 	}
 
-	code, out, stderr = elcheck("bounds", "-algo=dkr-nosecond", "-n=3", "-worst-out="+filepath.Join(dir, "w.json"), "-plot="+filepath.Join(dir, "p.svg"))
+	code, out, stderr = e.elcheck("bounds", "-algo=dkr-nosecond", "-n=3", "-worst-out="+filepath.Join(dir, "w.json"), "-plot="+filepath.Join(dir, "p.svg"))
 	if code != exitViolated || !strings.Contains(out, "NOT written: injected: disk full") || !strings.Contains(out, "plot NOT written") ||
 		!strings.HasSuffix(out, "EXCEEDED: the declared bound 2N⌊log N⌋ + 2N at n=3\n") {
 		t.Errorf("bounds: exit %d, want 1, the table and the verdict:\n%s", code, out)
@@ -210,18 +209,18 @@ func TestOutputWriteFails(t *testing.T) {
 	if stderr != "elcheck: -worst-out: the execution was not written: injected: disk full\nelcheck: -plot: the plot was not written: injected: disk full\n" {
 		t.Errorf("bounds: stderr %q", stderr)
 	}
-	code, out, _ = elcheck("bounds", "-algo=cr", "-n=3", "-plot="+filepath.Join(dir, "p.svg"))
+	code, out, _ = e.elcheck("bounds", "-algo=cr", "-n=3", "-plot="+filepath.Join(dir, "p.svg"))
 	if code != exitVerified || !strings.HasSuffix(out, "WITHIN BOUND\n") {
 		t.Errorf("bounds -plot: exit %d, want 0 (the verdict's):\n%s", code, out)
 	}
 
 	shard := filepath.Join(dir, "shard-0.json")
-	writeFile = savedFile
-	_, out, _ = elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-shard=0/1")
+	e.writeFile = os.WriteFile
+	_, out, _ = e.elcheck("verify", "-algo=cr-flip", "-n=3", "-format=json", "-shard=0/1")
 	if err := os.WriteFile(shard, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr = elcheck("merge", "-trace-out="+trace, shard)
+	code, out, stderr = e.elcheck("merge", "-trace-out="+trace, shard)
 	if code != exitViolated || !strings.HasSuffix(out, "trace NOT written: injected: disk full\nVIOLATED: validity\n") ||
 		stderr != "elcheck: -trace-out: the trace was not written: injected: disk full\n" {
 		t.Errorf("merge: exit %d, stderr %q:\n%s", code, stderr, out)

@@ -41,7 +41,7 @@ var forceFlag = &cli.BoolFlag{Name: "force", Usage: fmt.Sprintf("start a sweep o
 // largeSweep, on stderr.
 func checkSweep(c *cli.Context, configs int) error {
 	fewer := "a smaller -n, -ids or -initiators check fewer"
-	if slices.Contains(c.Command.Flags, cli.Flag(shardFlag)) {
+	if slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), shardFlag.Name) }) {
 		fewer = "-ids, -initiators or -shard=i/k check fewer"
 	}
 	if configs > maxSweep && !c.Bool(forceFlag.Name) {

@@ -43,17 +43,17 @@ func replayAction(c *cli.Context) error {
 	set := c.IsSet(againstFlag.Name)
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == againstFlag.Name })
 	if set && strings.TrimSpace(*against) == "" {
-		return usagef("-against= is empty: give a protocol, one of %s", strings.Join(machineNames(), ", "))
+		return usagef("-against= is empty: give a protocol, one of %s", strings.Join(envOf(c).machineNames(), ", "))
 	}
 	f, err := readTrace(c, args[0])
 	if err != nil {
 		return usagef("%v%s", err, helpHint(c, args[0]))
 	}
-	m, ok := lookupMachine(f.Algo)
+	m, ok := envOf(c).lookup(f.Algo)
 	if !ok {
 		return usagef("the trace is of %q, which this elcheck does not know (see elcheck list)", f.Algo)
 	}
-	ref, err := parseAgainst(*against, m)
+	ref, err := parseAgainst(envOf(c), *against, m)
 	if err != nil {
 		return err
 	}

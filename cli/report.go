@@ -262,7 +262,7 @@ func spaceText(sp configs.Space, graph string) string {
 func (r *report) saveTrace(c *cli.Context, path string) {
 	var werr error
 	if r.trace != nil && path != "" {
-		if werr = writeTrace(r.trace, path); werr == nil {
+		if werr = envOf(c).writeTrace(r.trace, path); werr == nil {
 			r.traceOut = path
 		} else {
 			r.traceErr = oneLine(werr)

@@ -29,10 +29,6 @@ var serveCommand = &cli.Command{
 	HideHelpCommand: true, // a stray "help" argument is an error, not help (help.go)
 }
 
-// serveListening, if set, is told the address the page is served on:
-// tests use it to find a port 0 server and to stop it.
-var serveListening func(addr string, stop func())
-
 func serveAction(c *cli.Context) error {
 	m, err := parseMachine(c)
 	if err != nil {
@@ -62,8 +58,8 @@ func serveAction(c *cli.Context) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	addr := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(c.App.Writer, "elcheck serve %s, n=%d: open %s (Ctrl-C stops it)\n", m.Info().Name, n, addr)
-	if serveListening != nil {
-		serveListening(addr, stop)
+	if l := envOf(c).listening; l != nil {
+		l(addr, stop) // tests find a port 0 server and stop it
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

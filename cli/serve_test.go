@@ -43,12 +43,13 @@ func startServe(t *testing.T, args ...string) string {
 	t.Helper()
 	addrs := make(chan string, 1)
 	var stop func()
-	serveListening = func(addr string, s func()) { stop = s; addrs <- addr }
+	e := newEnv(nil)
+	e.listening = func(addr string, s func()) { stop = s; addrs <- addr }
 	done := make(chan int, 1)
 	var stderr string
 	go func() {
 		var code int
-		code, _, stderr = elcheck(append(append([]string{"serve"}, args...), "-addr=127.0.0.1:0")...)
+		code, _, stderr = e.elcheck(append(append([]string{"serve"}, args...), "-addr=127.0.0.1:0")...)
 		done <- code
 	}()
 	var addr string
@@ -62,7 +63,6 @@ func startServe(t *testing.T, args ...string) string {
 		if code := <-done; code != exitVerified {
 			t.Errorf("elcheck serve %v: exit %d: %s", args, code, stderr)
 		}
-		serveListening = nil
 	})
 	return addr
 }

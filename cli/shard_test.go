@@ -30,11 +30,10 @@ func TestMain(m *testing.M) {
 		// verify replays its counterexamples in a fresh process, which in
 		// a test is this binary: be elcheck, knowing the fixtures and the
 		// tests' user protocols too.
-		lookupMachine = lookupWithFixtures
-		if err := addMachines(userMachines()); err != nil {
+		if err := checkMachines(userMachines()); err != nil {
 			panic(err)
 		}
-		os.Exit(run(os.Args, os.Stdout, os.Stderr))
+		os.Exit(run(os.Args, os.Stdout, os.Stderr, fixturesEnv(userMachines()...)))
 	}
 	code := m.Run()
 	if binary.dir != "" {

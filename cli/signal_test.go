@@ -14,7 +14,7 @@ import (
 // signal searchContext does not catch kills the test binary instead.
 func TestStopSignals(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
-		ctx, stop := searchContext(context.Background(), 0, false)
+		ctx, stop := searchContext(context.Background(), 0, nil)
 		if err := syscall.Kill(os.Getpid(), sig); err != nil {
 			t.Fatal(err)
 		}

@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	ec "github.com/elcheck/elcheck" // named apart from the tests' elcheck helper
 	"github.com/elcheck/elcheck/configs"
 	"github.com/elcheck/elcheck/counterexamples"
 	"github.com/elcheck/elcheck/explore"
-	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 	"github.com/urfave/cli/v2"
 )
@@ -100,7 +100,7 @@ func parseJob(c *cli.Context) (*job, error) {
 	if j.space, err = parseSpace(c, m.Info(), n); err != nil {
 		return nil, err
 	}
-	if j.against, err = parseAgainst(c.String(againstFlag.Name), m); err != nil {
+	if j.against, err = parseAgainst(envOf(c), c.String(againstFlag.Name), m); err != nil {
 		return nil, err
 	}
 	if s := c.String(shardFlag.Name); s != "" {
@@ -164,13 +164,14 @@ func parseMachine(c *cli.Context) (spec.Machine, error) {
 	if err := checkEmpty(c); err != nil {
 		return nil, err
 	}
+	e := envOf(c)
 	name := c.String(algoFlag.Name)
 	if name == "" {
-		return nil, usagef("missing -algo: one of %s", strings.Join(machineNames(), ", "))
+		return nil, usagef("missing -algo: one of %s", strings.Join(e.machineNames(), ", "))
 	}
-	m, ok := lookupMachine(name)
+	m, ok := e.lookup(name)
 	if !ok {
-		return nil, unknownMachine("", name)
+		return nil, e.unknownMachine("", name)
 	}
 	return m, nil
 }
@@ -220,7 +221,7 @@ func checkEmpty(c *cli.Context) error {
 		if sf.Name == algoFlag.Name || sf.Name == againstFlag.Name {
 			// Not in emptyHints: the names are known only once Run has
 			// added the caller's protocols.
-			hint, ok = "give a protocol, one of "+strings.Join(machineNames(), ", "), true
+			hint, ok = "give a protocol, one of "+strings.Join(envOf(c).machineNames(), ", "), true
 		}
 		if !ok {
 			hint = "give a value, or leave the flag out"
@@ -229,14 +230,6 @@ func checkEmpty(c *cli.Context) error {
 	}
 	return nil
 }
-
-// rebuild re-executes a violation's trace: counterexamples.Rebuild, which
-// tests replace to make it fail.
-var rebuild = counterexamples.Rebuild
-
-// lookupMachine finds a protocol by name: lookupKnown, which tests
-// replace to add machines of their own.
-var lookupMachine = lookupKnown
 
 // parseSpace builds the space of n processes on the protocol's topology,
 // or the family -topology names, or the one network -graph gives (an
@@ -358,12 +351,13 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // searchContext is the context a search runs in, and the function that
 // releases it: cancelled by a stop signal (Ctrl-C, SIGTERM, SIGHUP), after
-// timeout if it is not 0, and by the memory guard if guarded.
-func searchContext(parent context.Context, timeout time.Duration, guarded bool) (context.Context, func()) {
+// timeout if it is not 0, and by the memory guard if available, the
+// memory the process may use, is not nil (guardMemory).
+func searchContext(parent context.Context, timeout time.Duration, available func() uint64) (context.Context, func()) {
 	ctx, stop := signal.NotifyContext(parent, stopSignals...)
 	unguard := func() {}
-	if guarded {
-		ctx, unguard = guardMemory(ctx)
+	if available != nil {
+		ctx, unguard = guardMemory(ctx, available)
 	}
 	cancel := context.CancelFunc(func() {})
 	if timeout > 0 {
@@ -380,46 +374,50 @@ func verifyAction(c *cli.Context) error {
 	if err := checkSweep(c, j.space.Count()); err != nil {
 		return err
 	}
-	// With -memory the search keeps to its own bound: no guard.
-	ctx, stop := searchContext(c.Context, j.timeout, j.opts.Memory == 0)
+	e := envOf(c)
+	guard := e.available
+	if j.opts.Memory != 0 {
+		guard = nil // with -memory the search keeps to its own bound
+	}
+	ctx, stop := searchContext(c.Context, j.timeout, guard)
 	defer stop()
 	progress := newProgress(c, false)
 	if progress != nil {
 		j.opts.Progress = progress.report
 	}
-	res := explore.Check(ctx, j.machine, j.space, j.opts)
+	// The counterexample is made sure of as elcheck.Verify does, and also
+	// in a fresh process (confirmFresh).
+	confirm := counterexamples.Confirmation{Rebuild: e.rebuild, Where: "in a fresh process",
+		Elsewhere: func(t *counterexamples.Trace) (bool, string, error) { return confirmFresh(ctx, t) }}
+	v, err := ec.Verify(ctx, j.machine, j.space.N(), ec.Space(j.space), ec.Explore(j.opts), ec.Confirm(confirm))
 	progress.finish()
-	if res.Verdict().Outcome == invariants.Internal {
-		what, stack, _ := strings.Cut(res.Internal, "\n")
-		if os.Getenv("ELCHECK_DEBUG") != "" {
-			fmt.Fprintln(c.App.ErrWriter, stack)
-		}
-		return internalf("during the search: %s", what)
-	}
-	trace, err := counterexample(ctx, j.machine, res)
 	if err != nil {
+		return verifyError(c, err)
+	}
+	if err := markAgainst(v.Counterexample, j.against); err != nil {
 		return err
 	}
-	if err := markAgainst(trace, j.against); err != nil {
-		return err
-	}
-	rep := verifyReport(j, res, trace)
+	rep := verifyReport(j, v.Result, v.Counterexample)
 	saveCounterexample(c, rep, j.traceOut)
 	return rep.exit()
 }
 
-// counterexample rebuilds the trace of res's violation and makes sure it
-// is what it says, as elcheck.Verify does (counterexamples.Confirmation),
-// and also in a fresh process (confirmFresh). A failure to rebuild is
-// elcheck's own (exit 4).
-func counterexample(ctx context.Context, m spec.Machine, res *explore.Result) (*counterexamples.Trace, error) {
-	c := counterexamples.Confirmation{Rebuild: rebuild, Where: "in a fresh process",
-		Elsewhere: func(t *counterexamples.Trace) (bool, string, error) { return confirmFresh(ctx, t) }}
-	trace, err := c.Confirm(m, res)
-	if err != nil {
-		return nil, internalf("%v", err)
+// verifyError is the action's error for elcheck.Verify's: a fault of
+// elcheck's own (exit 4), with the stack of a panic in the search under
+// ELCHECK_DEBUG; or a protocol it cannot check, which the command line
+// checked before and so is not expected (exit 2).
+func verifyError(c *cli.Context, err error) error {
+	var ie *ec.InternalError
+	switch {
+	case !errors.As(err, &ie):
+		return usagef("%s", strings.TrimPrefix(err.Error(), "elcheck: "))
+	case ie.Search:
+		if os.Getenv("ELCHECK_DEBUG") != "" {
+			fmt.Fprintln(c.App.ErrWriter, ie.Stack)
+		}
+		return internalf("during the search: %s", ie.What)
 	}
-	return trace, nil
+	return internalf("%s", ie.What)
 }
 
 // sizeUnits are the units of -memory, by their upper-case spelling. The
