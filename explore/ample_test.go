@@ -30,7 +30,7 @@ func TestAmpleConditions(t *testing.T) {
 				budget := int64(1 << 40)
 				x := newSearcher(context.Background(), Options{Exact: true}, &budget)
 				x.keepStates = true
-				x.run(NewSystem(m, cfg)) // unreduced: every state, with its depth
+				x.search(NewSystem(m, cfg)) // unreduced: every state, with its depth
 				for i := range x.states() {
 					s := x.state(i)
 					acts := x.sy.Enabled(&s, nil)

@@ -1,9 +1,6 @@
 package explore
 
 import (
-	"fmt"
-
-	"github.com/elcheck/elcheck/invariants"
 	"github.com/elcheck/elcheck/spec"
 )
 
@@ -122,47 +119,6 @@ func (out *expansion) addWeights(costs []Cost, sends []spec.Send) {
 			w += c.Of(snd.Msg)
 		}
 		out.weights = append(out.weights, w)
-	}
-}
-
-// run explores the configuration of sy completely, or until a violation,
-// the state budget or the context stops it.
-func (x *searcher) run(sy *System) configResult {
-	p := x.planFor(sy)
-	budget := *x.budget
-	var onTags *Violation // found on the tag set, without a trace
-	for {
-		x.reset(sy, p)
-		r := configResult{minMsg: -1, minTime: -1}
-		done := x.explore(&r)
-		x.lastStates = r.states
-		if p.tags {
-			x.opts.counts.tagSearches.Add(1)
-		}
-		if p.tags && r.violation != nil {
-			// Find it again with the index set, to replay its trace
-			// (found), which a pure protocol does at the same state.
-			x.opts.counts.tagRetraced.Add(1)
-			onTags = r.violation
-			*x.budget = budget
-			p.tags = false
-			continue
-		}
-		if onTags != nil && r.violation == nil && r.stopped == nil {
-			r.violation = x.violation(invariants.StepPurity, fmt.Sprintf("a first search of this configuration found %s (%s), a second found nothing: "+
-				"the protocol's steps are not functions of their input (hidden state such as a package-level variable, map order, time or randomness)",
-				onTags.Property, onTags.Detail), nil)
-		}
-		if done || p.edges {
-			return r
-		}
-		if p.tags {
-			x.opts.counts.tagUnlayered.Add(1)
-		}
-		// Not layered after all: search again, recording edges for the
-		// analyses.
-		*x.budget = budget
-		p.edges, p.tags = true, false
 	}
 }
 

@@ -1,11 +1,69 @@
 package explore
 
-// plan is how one configuration is searched: which store holds its
-// states, whether workers share its expansion, and whether edges are
-// recorded from the start. plan decides it, in one place; the table in
-// docs/architecture.md says why each choice is made. (Check decides the
-// rest: how many workers a searcher gets, and search again with state
-// caching when the memory budget runs out: searchOnce.)
+// attempt is one search of a configuration: the system searched (with
+// clocks, without them, or with them while checking that the graph
+// without them is layered), where its states are kept, and the plan of a
+// search in memory. planFor gives a configuration's first attempt, and
+// searcher.then the attempt that follows one, by how it ended: the
+// ordered attempts one loop (searcher.search) runs.
+type attempt struct {
+	sy     *System // the system searched: without clocks if clocks is withoutClocks
+	full   *System // the configuration's, with its clocks
+	clocks clockMode
+	where  storage
+	p      plan
+}
+
+// clockMode is how an attempt treats causal clocks (Options.Time).
+type clockMode uint8
+
+const (
+	asIs          clockMode = iota // the system as it is, with or without clocks
+	plainChecked                   // with clocks, stopping if the graph without them is not layered
+	withoutClocks                  // the system without its clocks, and without costs
+)
+
+// storage is where an attempt keeps its states.
+type storage uint8
+
+const (
+	inMemory storage = iota // the visited set and the graph in memory (loop.go)
+	onDisk                  // in sorted files (disk.go)
+	inCache                 // a bounded state cache, depth-first (cache.go)
+)
+
+// planFor is the first attempt at sy's configuration: with causal clocks
+// on collapsed states without a memory bound, the search with clocks that
+// checks the graph without them is layered; with clocks otherwise, the
+// search without them (searcher.then says what follows); else the system
+// as it is.
+func (x *searcher) planFor(sy *System) attempt {
+	switch {
+	case sy.Clocks && x.memLimit == 0 && x.collapsible(sy):
+		return x.planIn(sy, plainChecked)
+	case sy.Clocks:
+		return x.planIn(sy, withoutClocks)
+	}
+	return x.planIn(sy, asIs)
+}
+
+// planIn is the attempt in memory at sy's configuration with clocks
+// treated as mode says.
+func (x *searcher) planIn(full *System, mode clockMode) attempt {
+	sy, costs := full, len(x.opts.Costs) > 0
+	if mode == withoutClocks {
+		plain := *full
+		plain.Clocks = false
+		sy, costs = &plain, false
+	}
+	return attempt{sy: sy, full: full, clocks: mode, p: x.planOf(sy, costs)}
+}
+
+// plan is how one configuration is searched in memory: which store holds
+// its states, whether workers share its expansion, and whether edges are
+// recorded from the start. planOf decides it, in one place; the table in
+// docs/architecture.md says why each choice is made. (Check decides how
+// many workers a searcher gets.)
 type plan struct {
 	// collapsed: the collapsed store (collapse.go), else byte encodings.
 	collapsed bool
@@ -14,20 +72,21 @@ type plan struct {
 	parallel bool
 	// edges: record the graph's edges from the start. Without them the
 	// search keeps going while the graph is layered, and starts again
-	// with them at the first edge that is not (run).
+	// with them at the first edge that is not (searcher.then).
 	edges bool
 	// tags: the visited set is the tag set (tagset.go), for a search
 	// that records no edges on fingerprints. It gives states no index to
-	// replay a trace by, so a violation is found again without it (run).
+	// replay a trace by, so a violation is found again without it (searcher.then).
 	tags bool
 }
 
 // tagMin is the number of states from which a configuration counts as
-// large for the tag set (planFor).
+// large for the tag set (planOf).
 const tagMin = 1 << 16
 
-// planFor decides how sy's configuration is searched.
-func (x *searcher) planFor(sy *System) plan {
+// planOf decides how sy's configuration is searched in memory, with
+// costs on its edges or not.
+func (x *searcher) planOf(sy *System, costs bool) plan {
 	bfs := x.opts.Search == BFS
 	if x.collapsible(sy) {
 		// The fastest on one core, and so faster than two workers sharing
@@ -49,7 +108,7 @@ func (x *searcher) planFor(sy *System) plan {
 	// Workers share a level's expansion where the byte store's successors
 	// need nothing but the parent: no reduction (its cycle proviso reads
 	// the visited set), no costs, no clocks.
-	par := x.par > 1 && bfs && !x.reduce && x.depthLimit == noLimit && len(x.opts.Costs) == 0 && !sy.Clocks
+	par := x.par > 1 && bfs && !x.reduce && x.depthLimit == noLimit && !costs && !sy.Clocks
 	return plan{parallel: par, edges: true}
 }
 

@@ -113,7 +113,7 @@ func TestClosesIsTheProviso(t *testing.T) {
 		budget := int64(1 << 40)
 		x := newSearcher(context.Background(), Options{Exact: true}, &budget)
 		x.keepStates = true
-		x.run(x.system(m, cfg))
+		x.search(x.system(m, cfg))
 		if x.states() < 10 {
 			t.Fatalf("%v: only %d states", cfg, x.states())
 		}

@@ -66,7 +66,7 @@ type searcher struct {
 	// each projection met.
 	plainCheck bool
 	plainSeen  fpSet
-	// lastStates is the number of states of the last search (planFor).
+	// lastStates is the number of states of the last search (planOf).
 	lastStates int64
 	// worstSeen is the greatest first cost of the configurations finished,
 	// shared by a check's searchers (ConfigCosts.Worst); configIndex the
@@ -517,59 +517,100 @@ func (x *searcher) memBytes() int64 {
 }
 
 // errClocksUnbounded stops a search with clocks whose graph without them
-// turns out not to be layered (search).
+// turns out not to be layered (the attempt plainChecked).
 var errClocksUnbounded = errors.New("the graph without clocks is not layered")
 
-// search explores one configuration breadth- or depth-first, and again
-// with state caching if that outgrows the memory budget. With causal
-// clocks it explores the configuration without them first: along a cycle
-// the clocks grow without end, so a protocol that can run forever has an
-// infinite graph with clocks, and its cycle is found without them, as the
-// termination violation it is. On collapsed states the search with clocks
-// goes first instead, checking as it goes that the graph without them is
-// layered, which bounds it.
+// search explores one configuration: it runs the attempts planFor and
+// then give, one after the other, until one decides the configuration.
+// Every attempt starts from the state budget the first one had, but the
+// state cache's, which goes on from the search in memory it replaces.
 func (x *searcher) search(sy *System) configResult {
-	if sy.Clocks && x.memLimit == 0 && x.collapsible(sy) {
-		// Unless the graph without clocks turns out not to be layered
-		// (and so perhaps not acyclic): then the search with clocks stops
-		// (errClocksUnbounded) and the two searches follow. A layered
-		// graph has no cycle, and every violation it has is met with
-		// clocks too, at the same depth, and found again without them.
-		budget := *x.budget
-		x.plainCheck = true
-		r := x.searchOnce(sy)
-		x.plainCheck = false
-		if r.violation == nil && r.stopped == nil {
+	budget := *x.budget
+	a := x.planFor(sy)
+	var onTags *Violation // found on the tag set, without a trace
+	for {
+		r := x.attempt(a)
+		if onTags != nil && !errors.Is(r.stopped, errUnlayered) {
+			// Searched again for the trace of what the tag set found.
+			if r.violation == nil && r.stopped == nil {
+				r.violation = x.violation(invariants.StepPurity, fmt.Sprintf("a first search of this configuration found %s (%s), a second found nothing: "+
+					"the protocol's steps are not functions of their input (hidden state such as a package-level variable, map order, time or randomness)",
+					onTags.Property, onTags.Detail), nil)
+			}
+			onTags = nil
+		}
+		if a.where == inMemory && a.p.tags && r.violation != nil {
+			onTags = r.violation
+		}
+		next, more := x.then(a, &r)
+		if !more {
 			return r
 		}
-		*x.budget = budget
-	}
-	if sy.Clocks {
-		plain := *sy
-		plain.Clocks = false
-		budget, costs := *x.budget, x.opts.Costs
-		x.opts.Costs = nil // the figures are the search with clocks'
-		r := x.searchOnce(&plain)
-		if x.opts.Costs = costs; r.violation != nil || r.stopped != nil {
-			return r
+		if next.where != inCache {
+			*x.budget = budget
 		}
-		*x.budget = budget
+		a = next
 	}
-	return x.searchOnce(sy)
 }
 
-// searchOnce is search for one system.
+// attempt runs one attempt of a configuration's search.
+func (x *searcher) attempt(a attempt) configResult {
+	x.plainCheck = a.clocks == plainChecked
+	defer func(costs []Cost) { x.plainCheck, x.opts.Costs = false, costs }(x.opts.Costs)
+	if a.clocks == withoutClocks {
+		x.opts.Costs = nil // the figures are the search with clocks'
+	}
+	switch a.where {
+	case onDisk:
+		r := x.runDisk(a.sy, a.p.edges)
+		r.disk = true
+		return r
+	case inCache:
+		return x.runCached(a.sy)
+	}
+	x.reset(a.sy, a.p)
+	r := configResult{minMsg: -1, minTime: -1}
+	if !x.explore(&r) {
+		r.stopped = errUnlayered
+	}
+	x.lastStates = r.states
+	if a.p.tags {
+		x.opts.counts.tagSearches.Add(1)
+	}
+	return r
+}
+
+// then is the attempt that follows a, which ended in r, and false if a's
+// result is the configuration's (planFor gives the first attempt):
 //
-// A search that outgrows the memory budget starts again with its sets on
-// disk (disk.go), the same search with the same results: without edges
-// while the graph is layered so far, and once it turns out not to be,
-// again with its edges on disk too. A depth-first search, or one with
-// costs or clocks, goes to the state cache (cache.go) instead, whose
-// counts are visits.
-func (x *searcher) searchOnce(sy *System) configResult {
-	budget := *x.budget
-	r := x.run(sy)
-	if errors.Is(r.stopped, errMemory) {
+//   - in memory, a violation found on the tag set is found again on the
+//     index set, for its trace (a pure protocol finds it at the same
+//     state); a graph found not layered by a search without edges is
+//     searched again with them; a search over its memory budget goes on
+//     disk (disk.go) with the same results, without edges if the graph
+//     was layered so far, or to the state cache (cache.go), whose counts
+//     are visits, if it cannot;
+//   - on disk without edges, a graph found not layered is searched again
+//     on disk with its edges;
+//   - with causal clocks, the graph is searched first with clocks on
+//     collapsed states, checking that its projection without them is
+//     layered (which bounds it); if it is not, or the search stops, it is
+//     searched without clocks (a protocol that can run forever has an
+//     infinite graph with clocks, and its cycle is found without them, as
+//     the termination violation it is) and, if that passes, with them.
+func (x *searcher) then(a attempt, r *configResult) (attempt, bool) {
+	switch {
+	case a.where == inMemory && a.p.tags && r.violation != nil:
+		x.opts.counts.tagRetraced.Add(1)
+		a.p.tags = false
+		return a, true
+	case errors.Is(r.stopped, errUnlayered) && a.where == inMemory:
+		if a.p.tags {
+			x.opts.counts.tagUnlayered.Add(1)
+		}
+		a.p.edges, a.p.tags = true, false
+		return a, true
+	case errors.Is(r.stopped, errMemory) && a.where == inMemory:
 		// Give the breadth-first storage back before the disk search's
 		// batch or the cache takes its share.
 		layered := x.layered
@@ -577,21 +618,22 @@ func (x *searcher) searchOnce(sy *System) configResult {
 		x.kept = window{}
 		x.fps, x.exact = fingerprints{}, exactStates{}
 		debug.FreeOSMemory()
-		if x.diskable(sy) {
-			*x.budget = budget
-			r = x.runDisk(sy, !layered)
-			if layered && errors.Is(r.stopped, errUnlayered) {
-				x.graph.free()
-				x.kept = window{}
-				*x.budget = budget
-				r = x.runDisk(sy, true)
-			}
-			r.disk = true
-			return r
+		a.where = inCache
+		if x.diskable(a.sy) {
+			a.where, a.p = onDisk, plan{edges: !layered}
 		}
-		r = x.runCached(sy)
+		return a, true
+	case errors.Is(r.stopped, errUnlayered) && a.where == onDisk && !a.p.edges:
+		x.graph.free()
+		x.kept = window{}
+		a.p.edges = true
+		return a, true
+	case a.clocks == plainChecked && (r.violation != nil || r.stopped != nil):
+		return x.planIn(a.full, withoutClocks), true
+	case a.clocks == withoutClocks && r.violation == nil && r.stopped == nil:
+		return x.planIn(a.full, asIs), true
 	}
-	return r
+	return a, false
 }
 
 // close releases the state cache's goroutines.
