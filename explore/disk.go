@@ -567,17 +567,9 @@ func (ds *diskSearch) flush(d int32, r *configResult) bool {
 		e.idx = j
 		rec := b.recs[e.off:e.end]
 		x.kept.add(rec)
-		x.record(e.parent, int(e.k), d+1)
 		ds.writeLevel(rec)
-		r.states++
-		r.maxDepth = max(r.maxDepth, int(d)+1)
-		if *x.budget--; *x.budget < 0 {
-			r.stopped = errStateLimit
-			return true
-		}
 		x.cz.rec = nil // the record is not the one keep wrote last
-		if v := x.checkNew(j, x.kept.get(j), e.same, r); v != nil {
-			r.violation = v
+		if x.admit(j, e.parent, e.k, d+1, x.kept.get(j), e.same, r) {
 			return true
 		}
 		x.kept.expanding(j)

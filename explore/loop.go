@@ -311,15 +311,7 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		if x.plainCheck && !x.plainLayered(cd.fp, d+1) {
 			return x.notLayered(r)
 		}
-		x.record(i, int(cd.k), d+1)
-		r.states++
-		r.maxDepth = max(r.maxDepth, int(d)+1)
-		if *x.budget--; *x.budget < 0 {
-			r.stopped = errStateLimit
-			return stopped
-		}
-		if v := x.checkNew(j, rec, cd.same, r); v != nil {
-			r.violation = v
+		if x.admit(j, i, cd.k, d+1, rec, cd.same, r) {
 			return stopped
 		}
 		if !x.bfs {
@@ -334,4 +326,24 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 		x.endEdges(i)
 	}
 	return goOn
+}
+
+// admit takes new state j, at depth d, reached from parent by its k-th
+// enabled action, whose record is rec and which is like its parent or not
+// (same, checkNew): it records it, counts it, spends the budget and
+// checks it. It reports whether the search stops there (r says why). The
+// loop (takeState) and the disk search (disk.go) take new states here.
+func (x *searcher) admit(j, parent, k, d int32, rec []byte, same bool, r *configResult) bool {
+	x.record(parent, int(k), d)
+	r.states++
+	r.maxDepth = max(r.maxDepth, int(d))
+	if *x.budget--; *x.budget < 0 {
+		r.stopped = errStateLimit
+		return true
+	}
+	if v := x.checkNew(j, rec, same, r); v != nil {
+		r.violation = v
+		return true
+	}
+	return false
 }
