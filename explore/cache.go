@@ -88,45 +88,14 @@ func (x *searcher) runCached(sy *System) configResult {
 // visit explores s's subtree and returns the fewest and most messages from
 // s to a final state, or the first violation in depth-first order.
 func (c *cached) visit(s State) (lo, hi int32, v *Violation) {
-	x, sy, r := c.x, c.x.sy, c.r
-	r.states++
-	r.maxDepth = max(r.maxDepth, len(c.path))
-	if r.states&1023 == 0 {
-		if err := x.ctx.Err(); err != nil {
-			r.stopped = err
-			return 0, 0, nil
-		}
-		if x.progress != nil {
-			x.progress(r.states, len(c.path))
-		}
-	}
-	if *x.budget--; *x.budget < 0 {
-		r.stopped = errStateLimit
+	if c.count() {
 		return 0, 0, nil
 	}
-	view := sy.View(&s, nil)
-	if bad := x.checker.Always(view); bad != nil {
-		return 0, 0, x.violation(bad.Property, bad.Detail, slices.Clone(c.path))
+	acts, v := c.inspect(&s)
+	if v != nil || len(acts) == 0 {
+		return 0, 0, v
 	}
-	acts := sy.Enabled(&s, nil)
-	if len(acts) == 0 {
-		r.terminals++
-		if bad := x.checker.AtEnd(view); bad != nil {
-			return 0, 0, x.violation(bad.Property, bad.Detail, slices.Clone(c.path))
-		}
-		for p, d := range view.Decisions {
-			if d.Status == spec.Elected {
-				r.elected = r.elected.With(p)
-			}
-		}
-		return 0, 0, nil
-	}
-	if every := x.opts.UniformityEvery; every > 0 && r.states%int64(every) == 0 {
-		r.uniformChecked++
-		if !x.uniform(&s) {
-			return 0, 0, x.violation(invariants.Uniformity, "rotating this state by one position does not commute with taking its successors", slices.Clone(c.path))
-		}
-	}
+	x := c.x
 	fp := fingerprint(s.Encode(nil))
 	c.onStack[fp] = len(c.path)
 	defer delete(c.onStack, fp)
@@ -138,41 +107,111 @@ func (c *cached) visit(s State) (lo, hi int32, v *Violation) {
 	}
 	lo = -1
 	for _, a := range acts {
-		t, sends, err := sy.Apply(&s, a)
-		if err != nil {
-			return 0, 0, x.violation(err.Property, err.Detail, append(slices.Clone(c.path), a))
-		}
-		r.transitions++
-		c.path = append(c.path, a)
-		tfp := fingerprint(t.Encode(nil))
-		var m memo
-		if at, ok := c.onStack[tfp]; ok {
-			trace := slices.Clone(c.path)
-			c.path = c.path[:len(c.path)-1]
-			v := x.violation(invariants.Termination,
-				fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(trace)-at, at), trace)
-			v.LoopAt = at
+		m, sent, v := c.follow(&s, a)
+		if v != nil || c.r.stopped != nil {
 			return 0, 0, v
-		} else if got, ok := c.cache.Get(tfp); ok {
-			m = got
-		} else {
-			l, h, v := c.visit(t)
-			if v != nil || r.stopped != nil {
-				c.path = c.path[:len(c.path)-1]
-				return 0, 0, v
-			}
-			m = memo{l, h}
-			c.cache.Set(tfp, m, memoCost)
-			c.cache.Wait() // make it visible now: Set is buffered
 		}
-		c.path = c.path[:len(c.path)-1]
-		k := int32(len(sends))
-		if lo < 0 || m.lo+k < lo {
-			lo = m.lo + k
+		if lo < 0 || m.lo+sent < lo {
+			lo = m.lo + sent
 		}
-		hi = max(hi, m.hi+k)
+		hi = max(hi, m.hi+sent)
 	}
 	return lo, hi, nil
+}
+
+// count counts a visit to the state at the end of the path and reports
+// progress now and then; it reports whether the search must stop (r says
+// why): cancelled, or over the state budget.
+func (c *cached) count() bool {
+	x, r := c.x, c.r
+	r.states++
+	r.maxDepth = max(r.maxDepth, len(c.path))
+	if r.states&1023 == 0 {
+		if err := x.ctx.Err(); err != nil {
+			r.stopped = err
+			return true
+		}
+		if x.progress != nil {
+			x.progress(r.states, len(c.path))
+		}
+	}
+	if *x.budget--; *x.budget < 0 {
+		r.stopped = errStateLimit
+		return true
+	}
+	return false
+}
+
+// inspect checks s, the state at the end of the path: its properties, and
+// its uniformity when the self-check is due. It returns s's enabled
+// actions, or none for a final state, which it counts with its leaders.
+func (c *cached) inspect(s *State) ([]Action, *Violation) {
+	x, sy, r := c.x, c.x.sy, c.r
+	view := sy.View(s, nil)
+	if bad := x.checker.Always(view); bad != nil {
+		return nil, x.violation(bad.Property, bad.Detail, slices.Clone(c.path))
+	}
+	acts := sy.Enabled(s, nil)
+	if len(acts) == 0 {
+		r.terminals++
+		if bad := x.checker.AtEnd(view); bad != nil {
+			return nil, x.violation(bad.Property, bad.Detail, slices.Clone(c.path))
+		}
+		for p, d := range view.Decisions {
+			if d.Status == spec.Elected {
+				r.elected = r.elected.With(p)
+			}
+		}
+		return nil, nil
+	}
+	if every := x.opts.UniformityEvery; every > 0 && r.states%int64(every) == 0 {
+		r.uniformChecked++
+		if !x.uniform(s) {
+			return nil, x.violation(invariants.Uniformity, "rotating this state by one position does not commute with taking its successors", slices.Clone(c.path))
+		}
+	}
+	return acts, nil
+}
+
+// follow takes action a from s, the state at the end of the path, and
+// returns the memo of the state it leads to and the messages a sends; or
+// a violation: a's step failed, or, through successor, one found further.
+func (c *cached) follow(s *State, a Action) (m memo, sent int32, v *Violation) {
+	t, sends, err := c.x.sy.Apply(s, a)
+	if err != nil {
+		return memo{}, 0, c.x.violation(err.Property, err.Detail, append(slices.Clone(c.path), a))
+	}
+	c.r.transitions++
+	c.path = append(c.path, a)
+	m, v = c.successor(t)
+	c.path = c.path[:len(c.path)-1]
+	return m, int32(len(sends)), v
+}
+
+// successor returns the memo of t, the state at the end of the path: the
+// cache's, or one made by visiting t (and cached); or a violation: t is
+// on the path (a cycle: the execution can go on forever), or one found in
+// t's subtree. It returns no memo if the search stopped.
+func (c *cached) successor(t State) (memo, *Violation) {
+	tfp := fingerprint(t.Encode(nil))
+	if at, ok := c.onStack[tfp]; ok {
+		trace := slices.Clone(c.path)
+		v := c.x.violation(invariants.Termination,
+			fmt.Sprintf("an execution can go on forever: the last %d step(s) return to the state reached after step %d", len(trace)-at, at), trace)
+		v.LoopAt = at
+		return memo{}, v
+	}
+	if m, ok := c.cache.Get(tfp); ok {
+		return m, nil
+	}
+	l, h, v := c.visit(t)
+	if v != nil || c.r.stopped != nil {
+		return memo{}, v
+	}
+	m := memo{l, h}
+	c.cache.Set(tfp, m, memoCost)
+	c.cache.Wait() // make it visible now: Set is buffered
+	return m, nil
 }
 
 // worstPath rebuilds an execution from s that sends exactly hi messages,

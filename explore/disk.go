@@ -248,12 +248,7 @@ func (ds *diskSearch) plan(limit int64) {
 	b.mask = uint64(size - 1)
 	ds.log.f, ds.lvl = ds.files.parents, ds.files.lvl
 	for _, f := range append([]*os.File{ds.log.f}, ds.lvl[:]...) {
-		if err := f.Truncate(0); err != nil {
-			ds.err = err
-			return
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			ds.err = err
+		if ds.err = rewind(f); ds.err != nil {
 			return
 		}
 	}
@@ -324,11 +319,7 @@ func (df *diskFiles) file() (*os.File, error) {
 			return nil, err
 		}
 	}
-	if err := f.Truncate(0); err != nil {
-		return nil, err
-	}
-	_, err := f.Seek(0, io.SeekStart)
-	return f, err
+	return f, rewind(f)
 }
 
 // release returns a sorted file to the pool.
@@ -344,8 +335,39 @@ func (df *diskFiles) close() {
 	os.RemoveAll(df.dir)
 }
 
-// search runs the levels.
+// search runs the levels, then the analyses of the graph.
 func (ds *diskSearch) search(r *configResult) {
+	if ds.start(r) {
+		return
+	}
+	x := ds.x
+	for d, lo := int32(0), int32(0); lo < x.states() && ds.err == nil; d++ {
+		hi := x.states()
+		lr, err := ds.turnLevel(d)
+		if err != nil {
+			ds.err = err
+			return
+		}
+		if ds.expandLevel(d, lo, hi, lr, r) || ds.flush(d, r) {
+			return
+		}
+		ds.settleLevel()
+		lo = hi
+	}
+	if ds.err != nil {
+		return
+	}
+	if ds.edges != nil {
+		ds.analyseEdges(r)
+		return
+	}
+	x.analyse(r)
+}
+
+// start numbers, records and checks the initial state, and writes it as
+// level 0 and as the first sorted file; it reports whether the search
+// ended (r says why).
+func (ds *diskSearch) start(r *configResult) bool {
 	x := ds.x
 	rec, fp, init := x.st.begin(x.sy)
 	x.kept.add(rec)
@@ -353,102 +375,119 @@ func (ds *diskSearch) search(r *configResult) {
 	r.states = 1
 	if *x.budget--; *x.budget < 0 {
 		r.stopped = errStateLimit
-		return
+		return true
 	}
 	if v := x.check(0, &init, r); v != nil {
 		r.violation = v
-		return
+		return true
 	}
 	ds.cur = ds.writeRun(sortedRun{}, 1, func(int) (uint64, int32, []byte) { return fp, 0, ds.keyOf(rec) })
 	ds.old, ds.cur = append(ds.old[:0], ds.cur), sortedRun{}
 	ds.lw = bufio.NewWriterSize(ds.lvl[0], 1<<18)
 	ds.writeLevel(rec)
-	out := &x.exp
-	for d, lo := int32(0), int32(0); lo < x.states() && ds.err == nil; d++ {
-		hi := x.states()
-		if err := ds.lw.Flush(); err != nil {
-			ds.err = err
-			return
-		}
-		in := ds.lvl[d%2]
-		if _, err := in.Seek(0, io.SeekStart); err != nil {
-			ds.err = err
-			return
-		}
-		if ds.lr == nil {
-			ds.lr = bufio.NewReaderSize(in, 1<<18)
-		}
-		lr := ds.lr
-		lr.Reset(in)
-		next := ds.lvl[(d+1)%2]
-		if err := next.Truncate(0); err != nil {
-			ds.err = err
-			return
-		}
-		if _, err := next.Seek(0, io.SeekStart); err != nil {
-			ds.err = err
-			return
-		}
-		ds.lw.Reset(next)
-		for i := lo; i < hi; i++ {
-			if i&1023 == 0 && x.stop(r, max(r.maxDepth, int(d))) {
-				return
-			}
-			rec, err := ds.readLevel(lr)
-			if err != nil {
-				ds.err = err
-				return
-			}
-			out.reset()
-			x.st.expand(i, d, rec, out)
-			if out.stop != nil {
-				r.stopped = out.stop
-				return
-			}
-			failed := out.err != nil
-			if d >= x.depthLimit { // as atLimit
-				if out.ncand[0] > 0 || failed {
-					r.cut = true
-				} else {
-					x.terminalAt(i, d)
-				}
-				continue
-			}
-			if out.ncand[0] == 0 && !failed {
-				x.terminalAt(i, d)
-			}
-			for c := range int(out.ncand[0]) {
-				r.transitions++
-				if ds.add(i, out, c) && ds.flush(d, r) {
-					return
-				}
-			}
-			if failed {
-				if ds.flush(d, r) {
-					return
-				}
-				r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
-				return
-			}
-		}
-		if ds.flush(d, r) {
-			return
-		}
-		ds.old = append(ds.old, ds.cur)
-		for k := len(ds.old) - 1; k > 0 && 2*ds.old[k].n >= ds.old[k-1].n; k-- {
-			ds.old[k-1] = ds.mergeRuns(ds.old[k-1], ds.old[k])
-			ds.old = ds.old[:k]
-		}
-		ds.cur = sortedRun{}
-		lo = hi
+	return false
+}
+
+// turnLevel ends the writing of level d, returns a reader of it from its
+// start, and sets the writer to write level d+1 over the file of level
+// d-1.
+func (ds *diskSearch) turnLevel(d int32) (*bufio.Reader, error) {
+	if err := ds.lw.Flush(); err != nil {
+		return nil, err
 	}
-	if ds.err == nil && ds.edges != nil {
-		ds.analyseEdges(r)
-		return
+	in := ds.lvl[d%2]
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
-	if ds.err == nil {
-		x.analyse(r)
+	if ds.lr == nil {
+		ds.lr = bufio.NewReaderSize(in, 1<<18)
 	}
+	ds.lr.Reset(in)
+	next := ds.lvl[(d+1)%2]
+	if err := rewind(next); err != nil {
+		return nil, err
+	}
+	ds.lw.Reset(next)
+	return ds.lr, nil
+}
+
+// rewind empties f, to be written from its start.
+func rewind(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.Seek(0, io.SeekStart)
+	return err
+}
+
+// expandLevel expands the states lo to hi-1 of level d, read from lr; it
+// reports whether the search ended (r says why, or ds.err).
+func (ds *diskSearch) expandLevel(d, lo, hi int32, lr *bufio.Reader, r *configResult) bool {
+	for i := lo; i < hi; i++ {
+		if i&1023 == 0 && ds.x.stop(r, max(r.maxDepth, int(d))) {
+			return true
+		}
+		rec, err := ds.readLevel(lr)
+		if err != nil {
+			ds.err = err
+			return true
+		}
+		if ds.expand(i, d, rec, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand expands state i of level d, whose record is rec: it puts its
+// successors in the batch, flushing the batch when full, or notes it
+// terminal; a step that failed is a violation once the successors found
+// before it are flushed (numbered and checked, as in memory). It reports
+// whether the search ended (r says why).
+func (ds *diskSearch) expand(i, d int32, rec []byte, r *configResult) bool {
+	x, out := ds.x, &ds.x.exp
+	out.reset()
+	x.st.expand(i, d, rec, out)
+	if out.stop != nil {
+		r.stopped = out.stop
+		return true
+	}
+	failed := out.err != nil
+	if d >= x.depthLimit { // as atLimit
+		if out.ncand[0] > 0 || failed {
+			r.cut = true
+		} else {
+			x.terminalAt(i, d)
+		}
+		return false
+	}
+	if out.ncand[0] == 0 && !failed {
+		x.terminalAt(i, d)
+	}
+	for c := range int(out.ncand[0]) {
+		r.transitions++
+		if ds.add(i, out, c) && ds.flush(d, r) {
+			return true
+		}
+	}
+	if !failed {
+		return false
+	}
+	if !ds.flush(d, r) {
+		r.violation = x.found(out.err.Property, out.err.Detail, i, out.errAct)
+	}
+	return true
+}
+
+// settleLevel adds the next level's sorted file to the old ones, merging
+// each into the one before while at least half its size.
+func (ds *diskSearch) settleLevel() {
+	ds.old = append(ds.old, ds.cur)
+	for k := len(ds.old) - 1; k > 0 && 2*ds.old[k].n >= ds.old[k-1].n; k-- {
+		ds.old[k-1] = ds.mergeRuns(ds.old[k-1], ds.old[k])
+		ds.old = ds.old[:k]
+	}
+	ds.cur = sortedRun{}
 }
 
 // analyseEdges analyses the graph with its edges on disk: the batch's

@@ -72,20 +72,62 @@ func (x *searcher) analyse(r *configResult) {
 // not the whole order, and returns an empty one: the analyses after it
 // need none.
 func (x *searcher) topological(r *configResult, keep bool) []int32 {
-	n := x.states()
-	indeg := newCounts[uint8](n)
-	for v := range n {
-		for _, w := range x.successors(v) {
-			indeg.set(w, indeg.get(w)+1)
-		}
+	k := x.kahn(keep)
+	if k.taken < x.states() {
+		r.violation, r.stopped = x.lasso(k.left())
+		return nil
 	}
-	// Kahn's algorithm: a topological order exists iff there is no cycle.
-	// The longest path to each state (hi) is found on the way: a state's
-	// is final when it leaves the queue. In depth-first search the
-	// shortest (lo) too; in breadth-first search that is the depth.
-	// Counts are a byte or two per state (the disk search's analysis
-	// runs within its memory budget).
-	var order []int32
+	minLen, maxLen, worst, err := x.terminalLengths(&k)
+	if err != nil {
+		r.stopped = err
+		return nil
+	}
+	if r.cut {
+		return nil // no figures from part of a graph
+	}
+	order := k.order
+	k = kahnPass{} // its counts, before pathRanges takes its own
+	if bv := x.setMessages(r, minLen, maxLen); bv != nil {
+		if !keep {
+			return x.topological(r, true) // the order, for the trace
+		}
+		_, _, _, via, err := x.pathRanges(order, 1, true)
+		if err != nil {
+			r.stopped = err
+			return nil
+		}
+		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
+		return nil
+	}
+	if order == nil {
+		order = []int32{}
+	}
+	return order
+}
+
+// kahnPass is what Kahn's algorithm leaves: a topological order exists
+// iff it takes every state, that is iff there is no cycle. The longest
+// path to each state (hi) is found on the way: a state's is final when it
+// leaves the queue. In depth-first search the shortest (lo) too; in
+// breadth-first search that is the depth. Counts are a byte or two per
+// state (the disk search's analysis runs within its memory budget).
+type kahnPass struct {
+	// order is the states taken, in order, if the whole order is kept;
+	// else what is left of the queue.
+	order []int32
+	// indeg is each state's count of in-edges from states not yet taken.
+	indeg counts[uint8]
+	hi    counts[uint16]
+	lo    []int32 // nil in breadth-first search
+	taken int32
+}
+
+// kahn runs Kahn's algorithm over the graph, keeping the whole order or
+// only the queue of states not yet taken.
+func (x *searcher) kahn(keep bool) kahnPass {
+	n := x.states()
+	indeg, hi := x.inDegrees(), newCounts[uint16](n)
+	var order, lo []int32
 	if keep {
 		order = make([]int32, 0, n)
 	}
@@ -94,8 +136,6 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 			order = append(order, i)
 		}
 	}
-	hi := newCounts[uint16](n)
-	var lo []int32
 	if !x.bfs {
 		lo = make([]int32, n)
 		for i := range lo {
@@ -126,66 +166,76 @@ func (x *searcher) topological(r *configResult, keep bool) []int32 {
 			k = -1
 		}
 	}
-	if taken < n {
-		left := make([]int32, n)
-		for v := range n {
-			left[v] = indeg.get(v)
-		}
-		r.violation, r.stopped = x.lasso(left)
-		return nil
-	}
-	// Messages need no weights: a step sends as many messages as the
-	// channels gain, plus the one it consumed if it is a delivery. Summed
-	// along an execution, the gains cancel out but for the final state's,
-	// which is empty (a message in a channel is a delivery still to make,
-	// or a wake-up still to come), so an execution of L steps, of which
-	// one per initiator is a wake-up, sends L - initiators messages.
-	wakes := int64(x.sy.Config.Initiators.Len())
-	minLen, maxLen, worst := int64(-1), int64(-1), int32(-1)
+	return kahnPass{order: order, indeg: indeg, hi: hi, lo: lo, taken: taken}
+}
+
+// inDegrees counts each state's in-edges.
+func (g *graph) inDegrees() counts[uint8] {
+	n := g.states()
+	indeg := newCounts[uint8](n)
 	for v := range n {
-		if d := indeg.get(v); d > 0 {
+		for _, w := range g.successors(v) {
+			indeg.set(w, indeg.get(w)+1)
+		}
+	}
+	return indeg
+}
+
+// left is the in-degree Kahn's algorithm left each state: the states with
+// a positive count lie on or after a cycle.
+func (k *kahnPass) left() []int32 {
+	left := make([]int32, len(k.indeg.v))
+	for v := range left {
+		left[v] = k.indeg.get(int32(v))
+	}
+	return left
+}
+
+// terminalLengths returns the lengths of the shortest and the longest
+// paths to a terminal state after a pass of Kahn's algorithm that took
+// every state, and the first terminal state at the end of a longest (-1,
+// -1 and -1 if none is terminal); or an internal error if some state keeps
+// an in-edge.
+func (x *searcher) terminalLengths(k *kahnPass) (minLen, maxLen int64, worst int32, err error) {
+	minLen, maxLen, worst = -1, -1, -1
+	for v := range x.states() {
+		if d := k.indeg.get(v); d > 0 {
 			// Taking every state leaves none with an in-edge: else the
 			// count of states taken is wrong and a cycle went unseen,
 			// which the search with clocks after this one would follow
 			// without end.
-			r.stopped = &InternalError{fmt.Sprintf("state %d keeps %d in-edge(s) after the check for cycles took every state", v, d)}
-			return nil
+			return 0, 0, 0, &InternalError{fmt.Sprintf("state %d keeps %d in-edge(s) after the check for cycles took every state", v, d)}
 		}
 		if !x.terminal(v) {
 			continue
 		}
 		l := int64(x.depthOf(v))
-		if lo != nil {
-			l = int64(lo[v])
+		if k.lo != nil {
+			l = int64(k.lo[v])
 		}
 		if minLen < 0 || l < minLen {
 			minLen = l
 		}
-		if h := int64(hi.get(v)); h > maxLen {
+		if h := int64(k.hi.get(v)); h > maxLen {
 			maxLen, worst = h, v
 		}
 	}
-	if r.cut {
-		return nil // no figures from part of a graph
-	}
-	lo, hi, indeg = nil, counts[uint16]{}, counts[uint8]{}
+	return minLen, maxLen, worst, nil
+}
+
+// setMessages sets the fewest and most messages of r from the shortest
+// and longest complete executions, of minLen and maxLen steps, and returns
+// the violation of the declared bound, if any. Messages need no weights: a
+// step sends as many messages as the channels gain, plus the one it
+// consumed if it is a delivery. Summed along an execution, the gains
+// cancel out but for the final state's, which is empty (a message in a
+// channel is a delivery still to make, or a wake-up still to come), so an
+// execution of L steps, of which one per initiator is a wake-up, sends
+// L - initiators messages.
+func (x *searcher) setMessages(r *configResult, minLen, maxLen int64) *invariants.Violation {
+	wakes := int64(x.sy.Config.Initiators.Len())
 	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
-	if bv := x.overBound(r.maxMsg); bv != nil {
-		if !keep {
-			return x.topological(r, true) // the order, for the trace
-		}
-		_, _, _, via, err := x.pathRanges(order, 1, true)
-		if err != nil {
-			r.stopped = err
-			return nil
-		}
-		r.violation = x.violation(bv.Property, bv.Detail, x.pathActions(x.pathTo(worst, via)))
-		return nil
-	}
-	if order == nil {
-		order = []int32{}
-	}
-	return order
+	return x.overBound(r.maxMsg)
 }
 
 // counts is an array of non-negative counters of one byte or two each;
@@ -222,9 +272,7 @@ func (c *counts[T]) set(i, v int32) {
 // states lie at depths minLen to maxLen, worst being the first at maxLen,
 // and checks the declared bound.
 func (x *searcher) layeredResult(r *configResult, minLen, maxLen int64, worst int32) {
-	wakes := int64(x.sy.Config.Initiators.Len())
-	r.minMsg, r.maxMsg = int(minLen-wakes), int(maxLen-wakes)
-	if bv := x.overBound(r.maxMsg); bv != nil {
+	if bv := x.setMessages(r, minLen, maxLen); bv != nil {
 		r.violation = x.found(bv.Property, bv.Detail, worst)
 	}
 }
@@ -247,8 +295,30 @@ func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64
 	if int32(n) != g.states() {
 		return nil, nil, -1, nil, &InternalError{fmt.Sprintf("the topological order has %d states, the graph %d", n, g.states())}
 	}
-	lo, hi := make([]int64, n*nc), make([]int64, n*nc)
-	via = make([]int32, n)
+	p := pathSums{nc: nc, lo: make([]int64, n*nc), hi: make([]int64, n*nc), via: make([]int32, n)}
+	if err := g.sumPaths(&p, order, unit); err != nil {
+		return nil, nil, -1, nil, err
+	}
+	mins, maxs, worst = g.terminalRanges(&p)
+	return mins, maxs, worst, p.via, nil
+}
+
+// pathSums holds, for each state and each of nc costs, the least (lo) and
+// the greatest (hi) total over the paths from the initial state to it, at
+// [state*nc + cost]; via is each state's predecessor on a heaviest path
+// by the first cost (-1 for the initial state and the unreached).
+type pathSums struct {
+	nc     int
+	lo, hi []int64
+	via    []int32
+}
+
+// sumPaths fills p by taking the states in order, each adding its edges'
+// costs (1 each with unit) to its totals for its successors; it returns
+// an internal error if order is not a topological order of the graph.
+func (g *graph) sumPaths(p *pathSums, order []int32, unit bool) error {
+	n, nc := len(order), p.nc
+	lo, hi, via := p.lo, p.hi, p.via
 	reached, done := make([]bool, n), make([]bool, n)
 	for i := range n {
 		via[i] = -1
@@ -256,7 +326,7 @@ func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64
 	reached[0] = true
 	for _, v := range order {
 		if v < 0 || int(v) >= n || done[v] {
-			return nil, nil, -1, nil, &InternalError{fmt.Sprintf("state %d is in the topological order of %d states twice, or is none of them", v, n)}
+			return &InternalError{fmt.Sprintf("state %d is in the topological order of %d states twice, or is none of them", v, n)}
 		}
 		done[v] = true
 		if !reached[v] {
@@ -265,7 +335,7 @@ func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64
 		lv, hv := lo[int(v)*nc:int(v+1)*nc], hi[int(v)*nc:int(v+1)*nc]
 		for ei, to := range g.successors(v) {
 			if done[to] {
-				return nil, nil, -1, nil, &InternalError{fmt.Sprintf("state %d's successor %d comes before it in the topological order: a cycle", v, to)}
+				return &InternalError{fmt.Sprintf("state %d's successor %d comes before it in the topological order: a cycle", v, to)}
 			}
 			first := !reached[to]
 			reached[to] = true
@@ -287,9 +357,17 @@ func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64
 			}
 		}
 	}
+	return nil
+}
+
+// terminalRanges returns the least and the greatest total of each cost
+// over the terminal states, and the first terminal state whose greatest
+// first cost is the greatest (-1 if none is terminal).
+func (g *graph) terminalRanges(p *pathSums) (mins, maxs []int64, worst int32) {
+	nc, lo, hi := p.nc, p.lo, p.hi
 	mins, maxs = make([]int64, nc), make([]int64, nc)
 	worst = -1
-	for v := range int32(n) {
+	for v := range int32(len(p.via)) {
 		if !g.terminal(v) {
 			continue
 		}
@@ -305,7 +383,7 @@ func (g *graph) pathRanges(order []int32, nc int, unit bool) (mins, maxs []int64
 			worst = v
 		}
 	}
-	return mins, maxs, worst, via, nil
+	return mins, maxs, worst
 }
 
 // pathTo follows via (the predecessor on a heaviest path) back from state
@@ -348,6 +426,22 @@ func (x *searcher) lasso(indeg []int32) (*Violation, error) {
 // search v is a shallowest state on a cycle: its path, then the cycle,
 // make a short lasso.
 func (g *graph) firstCycle(indeg []int32) []int32 {
+	in := g.cycleCore(indeg)
+	for v := range int32(len(in)) {
+		if !in[v] {
+			continue
+		}
+		if c := g.shortestCycle(v, in); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// cycleCore returns which of the states with a positive count in indeg
+// lead to a cycle among them: it trims, again and again, those with no
+// successor left. What remains lies on or between cycles.
+func (g *graph) cycleCore(indeg []int32) []bool {
 	n := len(indeg)
 	in := make([]bool, n)
 	outdeg := make([]int32, n)
@@ -366,7 +460,6 @@ func (g *graph) firstCycle(indeg []int32) []int32 {
 			}
 		}
 	}
-	// Trim states that lead to no cycle: what remains lies between cycles.
 	var q []int32
 	for v := range n {
 		if in[v] && outdeg[v] == 0 {
@@ -385,32 +478,32 @@ func (g *graph) firstCycle(indeg []int32) []int32 {
 			}
 		}
 	}
-	for v := range int32(n) {
-		if !in[v] {
-			continue
-		}
-		// Breadth-first from v inside the remaining states, back to v.
-		from := map[int32]int32{}
-		q := []int32{v}
-		for len(q) > 0 {
-			u := q[0]
-			q = q[1:]
-			for _, w := range g.successors(u) {
-				if !in[w] {
-					continue
+	return in
+}
+
+// shortestCycle returns a shortest cycle (v, ..., v) through v within the
+// states in, found breadth-first from v, or nil if none returns to v.
+func (g *graph) shortestCycle(v int32, in []bool) []int32 {
+	from := map[int32]int32{}
+	q := []int32{v}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, w := range g.successors(u) {
+			if !in[w] {
+				continue
+			}
+			if w == v {
+				var back []int32 // u, ..., the state after v
+				for c := u; c != v; c = from[c] {
+					back = append(back, c)
 				}
-				if w == v {
-					var back []int32 // u, ..., the state after v
-					for c := u; c != v; c = from[c] {
-						back = append(back, c)
-					}
-					slices.Reverse(back)
-					return append(append([]int32{v}, back...), v)
-				}
-				if _, seen := from[w]; !seen {
-					from[w] = u
-					q = append(q, w)
-				}
+				slices.Reverse(back)
+				return append(append([]int32{v}, back...), v)
+			}
+			if _, seen := from[w]; !seen {
+				from[w] = u
+				q = append(q, w)
 			}
 		}
 	}

@@ -115,70 +115,29 @@ type layout struct {
 // held sends follow the channels (State.Held).
 func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, held bool, lay *layout) []spec.Message {
 	d := reader{b: b}
-	heads := false
 	if lay != nil {
-		lay.at = append(lay.at[:0], 0)
-		lay.head = lay.head[:0]
-		lay.count = lay.count[:0]
-		heads = lay.headsOnly
+		lay.reset()
 	}
 	s.Wake = spec.Set(d.uint())
-	s.Locals = slices.Grow(s.Locals[:0], n)[:n]
-	s.Chans = slices.Grow(s.Chans[:0], k)[:k]
-	for i := range n {
-		if lay != nil {
-			lay.at = append(lay.at, int32(d.p))
-		}
-		s.Locals[i] = d.raw()
-	}
-	msgs = msgs[:0]
+	s.Locals = d.locals(s.Locals, n, lay)
+	// The channels' lengths, until msgs stops growing: on the stack for
+	// all but the largest topologies.
 	var buf [64]int
 	counts := buf[:0]
 	if k > len(buf) {
 		counts = make([]int, 0, k)
 	}
-	for range k {
-		if lay != nil {
-			lay.at = append(lay.at, int32(d.p))
-		}
-		c := int(d.uint())
-		if lay != nil {
-			lay.count = append(lay.count, int32(c))
-		}
-		if heads {
-			if c > 0 {
-				msgs = append(msgs, d.message())
-			}
-			lay.head = append(lay.head, int32(d.p))
-			for range c - 1 {
-				d.skipMessage()
-			}
-			c = min(c, 1)
-		} else {
-			for j := range c {
-				msgs = append(msgs, d.message())
-				if lay != nil && j == 0 {
-					lay.head = append(lay.head, int32(d.p))
-				}
-			}
-			if lay != nil && c == 0 {
-				lay.head = append(lay.head, int32(d.p))
-			}
-		}
-		counts = append(counts, c)
+	if lay != nil && lay.headsOnly {
+		msgs, counts = d.channelHeads(msgs[:0], counts, k, lay)
+	} else {
+		msgs, counts = d.channels(msgs[:0], counts, k, lay)
 	}
 	if lay != nil {
 		lay.at = append(lay.at, int32(d.p))
 	}
 	s.Held = nil
 	if held {
-		s.Held = make([][]spec.Send, n)
-		for i := range n {
-			for range d.uint() {
-				port := spec.Port(d.byte())
-				s.Held[i] = append(s.Held[i], spec.Send{Port: port, Msg: d.message()})
-			}
-		}
+		s.Held = d.held(n)
 	}
 	s.Clocks = s.Clocks[:0]
 	if d.p < len(b) { // clocks follow when time is measured
@@ -191,15 +150,102 @@ func decodeInto(s *State, msgs []spec.Message, b []byte, n, k int, held bool, la
 	if d.bad || d.p != len(b) {
 		panic("explore: corrupt state encoding")
 	}
+	s.Chans = sliceChannels(s.Chans, msgs, counts)
+	return msgs
+}
+
+// reset empties the layout for a new encoding, whose wake set is at 0.
+func (lay *layout) reset() {
+	lay.at = append(lay.at[:0], 0)
+	lay.head = lay.head[:0]
+	lay.count = lay.count[:0]
+}
+
+// locals reads n processes' local states into dst, aliasing the input,
+// and notes where each starts in lay if it is not nil.
+func (r *reader) locals(dst [][]byte, n int, lay *layout) [][]byte {
+	dst = slices.Grow(dst[:0], n)[:n]
+	for i := range n {
+		if lay != nil {
+			lay.at = append(lay.at, int32(r.p))
+		}
+		dst[i] = r.raw()
+	}
+	return dst
+}
+
+// channels reads k channels' messages, appending them to msgs and their
+// lengths to counts, and notes each channel's layout in lay if it is not
+// nil.
+func (r *reader) channels(msgs []spec.Message, counts []int, k int, lay *layout) ([]spec.Message, []int) {
+	for range k {
+		if lay != nil {
+			lay.at = append(lay.at, int32(r.p))
+		}
+		c := int(r.uint())
+		if lay != nil {
+			lay.count = append(lay.count, int32(c))
+		}
+		for j := range c {
+			msgs = append(msgs, r.message())
+			if lay != nil && j == 0 {
+				lay.head = append(lay.head, int32(r.p))
+			}
+		}
+		if lay != nil && c == 0 {
+			lay.head = append(lay.head, int32(r.p))
+		}
+		counts = append(counts, c)
+	}
+	return msgs, counts
+}
+
+// channelHeads is channels for a layout with headsOnly: it reads only the
+// first message of each channel and skips the others, so the lengths in
+// counts are at most 1; lay.count has the real ones.
+func (r *reader) channelHeads(msgs []spec.Message, counts []int, k int, lay *layout) ([]spec.Message, []int) {
+	for range k {
+		lay.at = append(lay.at, int32(r.p))
+		c := int(r.uint())
+		lay.count = append(lay.count, int32(c))
+		if c > 0 {
+			msgs = append(msgs, r.message())
+		}
+		lay.head = append(lay.head, int32(r.p))
+		for range c - 1 {
+			r.skipMessage()
+		}
+		counts = append(counts, min(c, 1))
+	}
+	return msgs, counts
+}
+
+// held reads the sends held by each of n processes (State.Held).
+func (r *reader) held(n int) [][]spec.Send {
+	h := make([][]spec.Send, n)
+	for i := range n {
+		for range r.uint() {
+			port := spec.Port(r.byte())
+			h[i] = append(h[i], spec.Send{Port: port, Msg: r.message()})
+		}
+	}
+	return h
+}
+
+// sliceChannels returns chans, reused, with channel e holding the next
+// counts[e] messages of msgs (nil if none), capped so that appending to a
+// channel copies it.
+func sliceChannels(chans [][]spec.Message, msgs []spec.Message, counts []int) [][]spec.Message {
+	chans = slices.Grow(chans[:0], len(counts))[:len(counts)]
 	off := 0
 	for e, c := range counts {
-		s.Chans[e] = nil
+		chans[e] = nil
 		if c > 0 {
-			s.Chans[e] = msgs[off : off+c : off+c]
+			chans[e] = msgs[off : off+c : off+c]
 		}
 		off += c
 	}
-	return msgs
+	return chans
 }
 
 // inFlight is the number of messages in flight in the state laid out.
