@@ -9,6 +9,9 @@
 #   - full sweeps: `verify -algo=dkr -n=N` for N in SWEEPS (default 6 7);
 #   - one large configuration, unreduced (bench/engine.sh's DKR graph, the
 #     one SPIN also explores): n in CONFIGS (default 12 13), 1 and 2 workers;
+#     the same with -exact for n in EXACTS (default none), with 2 workers,
+#     and with a memory bound for each n:SIZE in MEMCONFIGS (default none;
+#     e.g. "14:64MB"), with 2 workers;
 #   - `bounds -algo=A -n=N` for each A:N in BOUNDS (default tree:5 cr:3..7
 #     hs:3..4), with causal clocks and costs;
 #   - sweeps with a violation, `verify -algo=A -n=N` for each A:N in
@@ -33,6 +36,8 @@ CONFIGS=${CONFIGS-"12 13"}
 BOUNDS=${BOUNDS-"tree:5 cr:3..7 hs:3..4"}
 GOBENCH=${GOBENCH-1}
 VIOLATED=${VIOLATED-}
+EXACTS=${EXACTS-}
+MEMCONFIGS=${MEMCONFIGS-}
 VTIMEOUT=${VTIMEOUT-300s}
 out=$root/bench/out/ab
 mkdir -p "$out"
@@ -63,6 +68,8 @@ run() {
 	t1=$(date +%s.%N)
 	printf '%s\t%s\t%s\n' "$name" "$side" "$(echo "$t1 - $t0" | bc)" >>"$rows"
 }
+# ids N: bench/engine.sh's id placement of DKR's graph on N processes.
+ids() { python3 -c "n=$1; print(','.join(str(n - ((n + 2 - i) % n)) for i in range(n)))"; }
 # bench NAME SIDE PATTERN BENCHTIME: a Go benchmark's ns/op, in seconds.
 bench() {
 	local name=$1 side=$2 pat=$3 bt=$4 ns
@@ -77,11 +84,18 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			run "verify dkr -n=$n" $side "$out/$side-elcheck" verify -algo=dkr -n="$n"
 		done
 		for n in $CONFIGS; do
-			ids=$(python3 -c "n=$n; print(','.join(str(n - ((n + 2 - i) % n)) for i in range(n)))")
 			for w in 1 2; do
-				run "config dkr n=$n, $w worker(s)" $side "$out/$side-elcheck" verify -algo=dkr -n="$n" -ids="$ids" \
+				run "config dkr n=$n, $w worker(s)" $side "$out/$side-elcheck" verify -algo=dkr -n="$n" -ids="$(ids "$n")" \
 					-initiators=all -reduce=none -skip-comparison-only -workers="$w"
 			done
+		done
+		for n in $EXACTS; do
+			run "config dkr n=$n, -exact, 2 workers" $side "$out/$side-elcheck" verify -algo=dkr -n="$n" -ids="$(ids "$n")" \
+				-initiators=all -reduce=none -skip-comparison-only -workers=2 -exact
+		done
+		for m in $MEMCONFIGS; do
+			run "config dkr n=${m%%:*}, -memory=${m#*:}, 2 workers" $side "$out/$side-elcheck" verify -algo=dkr -n="${m%%:*}" \
+				-ids="$(ids "${m%%:*}")" -initiators=all -reduce=none -skip-comparison-only -workers=2 -memory="${m#*:}"
 		done
 		for v in $VIOLATED; do
 			run "verify ${v%%:*} -n=${v#*:} (violated)" $side "$out/$side-elcheck" verify -algo="${v%%:*}" -n="${v#*:}" -timeout="$VTIMEOUT"

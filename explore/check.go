@@ -532,16 +532,7 @@ func (ck *checking) searchOne(w int, x *searcher, o *outcome) {
 // whether the check stops there.
 func (ck *checking) merge(o *outcome) bool {
 	res, opts := ck.res, ck.opts
-	if want := limitBelow(ck.mergedBest); ck.sw.short != nil && o.lim != want && o.r.stopped == nil {
-		// Searched before an earlier configuration's violation was known:
-		// search it again under its own limit, so that the figures do not
-		// depend on the workers' timing.
-		o.cmp, o.err = nil, nil
-		func() {
-			defer o.recover()
-			ck.sw.searchConfig(ck.searchers[0], o, ck.remaining)
-		}()
-	}
+	ck.relimit(o)
 	r := o.r
 	found := -1 // the length of a violation that limits the later ones
 	if limits(r.violation) {
@@ -583,6 +574,18 @@ func (ck *checking) merge(o *outcome) bool {
 		res.MaxMessages = max(res.MaxMessages, r.maxMsg)
 	}
 	return false
+}
+
+// relimit searches o's configuration again if it was searched before an
+// earlier configuration's violation was known, under its own limit, so
+// that the figures do not depend on the workers' timing.
+func (ck *checking) relimit(o *outcome) {
+	if ck.sw.short == nil || o.lim == limitBelow(ck.mergedBest) || o.r.stopped != nil {
+		return
+	}
+	o.cmp, o.err = nil, nil
+	defer o.recover()
+	ck.sw.searchConfig(ck.searchers[0], o, ck.remaining)
 }
 
 // addFigures adds o's counts and violations to the check's result.
