@@ -532,7 +532,7 @@ func (ck *checking) searchOne(w int, x *searcher, o *outcome) {
 // whether the check stops there.
 func (ck *checking) merge(o *outcome) bool {
 	res, opts := ck.res, ck.opts
-	ck.relimit(o)
+	ck.searchAgain(o)
 	r := o.r
 	found := -1 // the length of a violation that limits the later ones
 	if limits(r.violation) {
@@ -576,10 +576,10 @@ func (ck *checking) merge(o *outcome) bool {
 	return false
 }
 
-// relimit searches o's configuration again if it was searched before an
+// searchAgain searches o's configuration again if it was searched before an
 // earlier configuration's violation was known, under its own limit, so
 // that the figures do not depend on the workers' timing.
-func (ck *checking) relimit(o *outcome) {
+func (ck *checking) searchAgain(o *outcome) {
 	if ck.sw.short == nil || o.lim == limitBelow(ck.mergedBest) || o.r.stopped != nil {
 		return
 	}
