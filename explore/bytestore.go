@@ -13,12 +13,13 @@ import (
 type byteStore struct {
 	x    *searcher
 	self expander // the sequential search's
+	wks  byteWorkers
 	enc  []byte
 	msgs []spec.Message
 }
 
-// expander expands states of the byte store: a transition system (in the
-// parallel search, a worker's own copy, since the outbox and the step
+// expander expands states of the byte store: a transition system (for a
+// worker of the level driver, its own copy, since the outbox and the step
 // memo are per worker) and scratch.
 type expander struct {
 	sy     *System
@@ -35,7 +36,6 @@ type expander struct {
 	abuf   []byte // ampleWith's spliced successors
 	probes []probe
 	probe  []byte
-	hit    int // the chunk of x.kview that held the last state expanded (parallel.go)
 }
 
 func (b *byteStore) begin(sy *System) ([]byte, uint64, State) {
@@ -67,7 +67,7 @@ func (b *byteStore) view(rec []byte, s *State, decs []spec.Decision) (int, []spe
 
 func (b *byteStore) encoding(rec []byte) []byte { return rec }
 
-func (b *byteStore) keep(w *window, out *expansion, c int) []byte {
+func (b *byteStore) keep(w *window, _ int32, out *expansion, c int) []byte {
 	w.add(out.cands[c].span(out.buf))
 	return w.last()
 }

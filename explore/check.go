@@ -86,9 +86,9 @@ type Options struct {
 	// Workers is the number of configurations searched at once; 0 means
 	// one per CPU. With fewer configurations than workers, the workers
 	// share one configuration's breadth-first search instead, where it is
-	// unreduced: level by level on collapsed states (levels.go: on
-	// fingerprints, without time or costs), or on byte encodings
-	// (parallel.go: without time or costs). Results do not depend on it.
+	// unreduced, without time or costs: level by level (levels.go), on
+	// collapsed states on fingerprints, or on byte encodings. Results do
+	// not depend on it.
 	Workers int
 	// Progress, if set, is called now and then during the search, by one
 	// goroutine at a time.
@@ -107,7 +107,8 @@ type Options struct {
 	EveryConfig bool
 
 	// par and chunk, for tests: every configuration's breadth-first
-	// search expands with par workers, chunk states at a time.
+	// search is on byte encodings and shares its levels among par workers
+	// (levels.go), chunk states at a time.
 	par, chunk int
 	// levels, for tests: every configuration's collapsed search shares
 	// its levels among levels workers (levels.go), chunk states at a time.
@@ -449,7 +450,7 @@ func newSearchers(ctx context.Context, opts Options, configs int, portBlind bool
 		searchers[w] = x
 	}
 	// Fewer configurations than workers: the first searcher gets them all
-	// and expands its states in parallel (levels.go, parallel.go).
+	// and expands its states in parallel (levels.go).
 	if configs < workers && workers > 1 {
 		for _, x := range searchers[1:] {
 			x.close()

@@ -686,14 +686,14 @@ type collapsedStore struct {
 	rec      []byte
 	kbuf     []byte // a successor's exact key (ample's)
 	// loaded is the state whose vector, sum and wake-up term are in v,
-	// sum and wakeTerm for keep; parent the state whose successors are
-	// taken (levels.go sets it; the sequential search takes the state it
-	// just expanded).
-	loaded, parent int32
+	// sum and wakeTerm for keep (the sequential search takes the state it
+	// just expanded, the level driver others too: levels.go).
+	loaded int32
 	// keys: expand writes every candidate's vector (out.keys), as for
 	// Options.Exact: the disk search stores successors before knowing
 	// which are new (disk.go).
 	keys bool
+	wks  czWorkers // the level driver's (workers.go)
 }
 
 // appendKey appends the exact key (Options.Exact) of the successor of v
@@ -891,15 +891,15 @@ func (cs *collapsedStore) checkPurity(v []uint32, p, e int, msg uint32, idx uint
 }
 
 // keep writes the record of a new state, candidate c, straight into the
-// window: the parent's vector (still in cs.v: the loop takes a state's
-// successors right after expanding it) with the changes of the step,
-// taken again from the tables. Only new states' records are written: most
-// successors are found before, so this is cheaper than noting every
+// window: its parent's (state i's) vector (still in cs.v: the loop takes
+// a state's successors right after expanding it) with the changes of the
+// step, taken again from the tables. Only new states' records are written:
+// most successors are found before, so this is cheaper than noting every
 // successor's changes (measured).
-func (cs *collapsedStore) keep(win *window, out *expansion, c int) []byte {
+func (cs *collapsedStore) keep(win *window, i int32, out *expansion, c int) []byte {
 	cd := &out.cands[c]
-	if out.res != nil && cs.loaded != cs.parent {
-		cs.load(cs.parent) // expanded elsewhere (levels.go)
+	if cs.loaded != i {
+		cs.load(i) // expanded elsewhere (levels.go)
 	}
 	p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
 	st := &cs.c.steps[cd.aux>>32]

@@ -1,82 +1,110 @@
 package explore
 
 import (
-	"encoding/binary"
-	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
-
-	"github.com/elcheck/elcheck/spec"
 )
 
-// Both cores on one collapsed configuration (the default engine), for a
-// breadth-first search on fingerprints, unreduced (recording the graph's
-// edges or not: takeState does, in order). A level is searched in segments of consecutive states, each in
-// five phases:
+// The level driver: several workers share the breadth-first search of one
+// configuration (Check gives a searcher several when there are fewer
+// configurations than workers), on either store, unreduced, without a
+// depth limit, costs or clocks. A level is searched in segments of
+// consecutive states, each in five phases:
 //
 //  1. expand (parallel): workers expand chunks of the segment's states
-//     against the collapser's tables as they are, writing each
-//     successor's fingerprint and step, and the fingerprints again in one
-//     list per worker of phase 3. A chunk that needs a step, or a channel
-//     content, the tables lack is left to phase 2.
+//     without writing anything they share (levelWorkers.expand: the
+//     collapsed store against its tables as they are, the byte store each
+//     with its own copy of the system). The collapsed store leaves a chunk
+//     that needs a step, or a channel content, the tables lack to phase 2;
+//     it also writes the fingerprints again in one list per worker of
+//     phase 3.
 //  2. in order (the searcher): a chunk left over is expanded as the
 //     sequential search expands (running the protocol and growing the
-//     tables); every other chunk has its steps' uses counted and the
-//     purity check run where due, here if the segment has a chunk left
-//     over, else in phase 4, chunk by chunk. The protocol is so called in
-//     the sequential search's order, and a failing step cuts the segment
-//     where the sequential search would stop.
-//  3. look up (parallel): each worker inserts into the visited set the
-//     fingerprints of its own run of the table's segments (fpOwner), in
-//     candidate order. A fingerprint not there gets a provisional index
-//     (its rank among the worker's new ones), which its later duplicates
-//     in the segment find: the first occurrence is the new state, as in
-//     the sequential search, whichever worker holds it.
+//     tables); every other chunk has the store's in-order part done
+//     (levelWorkers.inOrder: the collapsed store counts its steps' uses
+//     and runs the purity check where due), here if the segment has a
+//     chunk left over, else in phase 4, chunk by chunk. The protocol is so
+//     called in the sequential search's order, and a failing step cuts
+//     the segment where the sequential search would stop.
+//  3. look up (parallel, if the store's workers look up: lookUp): each
+//     worker inserts into the visited set the fingerprints of its own run
+//     of the table's segments (fpOwner), in candidate order. A fingerprint
+//     not there gets a provisional index (its rank among the worker's new
+//     ones), which its later duplicates in the segment find: the first
+//     occurrence is the new state, as in the sequential search, whichever
+//     worker holds it. Otherwise takeState inserts them.
 //  4. take (the searcher): takeState takes the candidates in order, with
-//     the answers of phase 3: it numbers the new states, writes their
-//     records, spends the budget and checks them, exactly as the
+//     the answers of phase 3 if any: it numbers the new states, writes
+//     their records, spends the budget and checks them, exactly as the
 //     sequential search does. Meanwhile the workers do phase 1 of the next
 //     segment (or of the next level's first, once its states are written),
 //     which the searcher joins when it is done.
-//  5. number (parallel): each worker replaces the provisional indices in
-//     its segments of the table by the states' numbers.
+//  5. number (parallel, after phase 3): each worker replaces the
+//     provisional indices in its segments of the table by the states'
+//     numbers.
 //
 // So counts, verdicts and traces are the sequential search's for any
-// number of workers. Only the searcher grows the tables, and not while
-// workers read them: the collapser calls its guard first, which waits for
-// them (join). (A protocol whose steps read hidden state, such as a count
-// of all calls, is caught either way, perhaps at another step: the
-// uniformity check calls steps at other times in the two searches.) A
-// worker writes only its own scratch and the chunks it claims, and reads
-// copies of what it needs of the searcher's.
+// number of workers. Only the searcher changes what workers read, and not
+// while they read it: a store whose tables grow calls first the function
+// levelWorkers.frozen gave it, which waits for them (join). (A protocol
+// whose steps read hidden state, such as a count of all calls, is caught
+// either way, perhaps at another step: the uniformity check calls steps at
+// other times in the two searches.) A worker writes only its own scratch
+// and the chunks it claims, and reads copies of what it needs of the
+// searcher's. On a machine whose two vCPUs share a core, two workers give
+// about 1.5 to 1.9 times one worker's speed.
+
+// levelWorkers is what a store supplies the level driver (store.workers):
+// how its workers expand a chunk at once, and what is left to do in order.
+type levelWorkers interface {
+	// ready copies in, for par workers, what they read of the searcher's
+	// (the view of the level, the tables' headers); no worker is running.
+	ready(par int)
+	// expand appends to lc, as worker w, the successors of states first
+	// to end at depth d. It returns false if the chunk is left to the
+	// searcher (phase 2), lc partly written.
+	expand(w int, first, end, d int32, lc *levelChunkOut) bool
+	// inOrder does the searcher's part of a chunk a worker expanded, the
+	// successors of states first, first+1, ..., in the sequential order; it
+	// reports whether a failing step cut out there.
+	inOrder(first int32, out *expansion) bool
+	// lookUp reports whether the workers look the candidates up in the
+	// visited set (phase 3, from lc.fpo, which expand then fills).
+	lookUp() bool
+	// frozen gives the store the function that waits for the workers
+	// expanding ahead while the searcher takes (join), to call before
+	// what they read changes; nil once they are done.
+	frozen(wait func())
+	// bytes is what the workers' scratch takes.
+	bytes() int64
+	// shape is how the store's levels are cut.
+	shape() levelShape
+}
+
+// levelShape is how a level is cut: into chunks of at most chunk states,
+// chunks in a segment. A chunk is what a worker expands at a time, so its
+// size weighs the cost of a claim against the time the last chunk of a
+// segment may keep the others waiting, and a store whose expansion costs
+// more takes smaller chunks, and more in a segment.
+type levelShape struct{ chunk, chunks int32 }
 
 const (
-	// levelChunk is the number of states a worker expands at a time, and
-	// levelSegment the number of chunks in a segment (tests use smaller
-	// chunks: Options.chunk). Two segments' chunks are kept (one expanded
-	// while the other is taken), each page of them a fault when first
-	// touched: at n = 12, 16 chunks took 3 MiB more than 4 do, and 64 5
-	// MiB more than 16, for no more speed; 2 were slower by a tenth.
-	levelChunk   = 256
-	levelSegment = 4
 	// levelAhead is the number of chunks of the next level that must be
 	// written before workers expand them during the last segment of a
 	// level.
 	levelAhead = 8
 	// levelSplit is the number of segments levelChunkFor gives a level
-	// where it can, with chunks of at least levelMinChunk states.
-	levelSplit    = 4
-	levelMinChunk = 16
+	// where it can, with chunks of at least a sixteenth of the shape's.
+	levelSplit = 4
 )
 
-// levelChunkFor is the chunk size for a level of m states: levelChunk,
-// or less for a level shorter than levelSplit segments, so that even a
-// small level has segments for the workers to expand while the searcher
-// takes the one before.
-func levelChunkFor(m int32) int32 {
-	size := int32(levelChunk)
-	for size > levelMinChunk && m < levelSplit*levelSegment*size {
+// levelChunkFor is the chunk size for a level of m states cut as sh says:
+// sh.chunk, or less for a level shorter than levelSplit segments, so that
+// even a small level has segments for the workers to expand while the
+// searcher takes the one before.
+func levelChunkFor(m int32, sh levelShape) int32 {
+	size := sh.chunk
+	for size > sh.chunk/16 && m < levelSplit*sh.chunks*size {
 		size /= 2
 	}
 	return size
@@ -163,33 +191,19 @@ func (lr *levelRes) numbered(fp uint64, v int32) (int32, bool) {
 	return 0, false
 }
 
-// czWorker is a worker's own scratch for expanding collapsed states
-// against tables it only reads. What it reads of the searcher's is copied
-// in (the tables' headers, the view of the level), so that it never reads
-// a cache line the searcher writes.
-type czWorker struct {
-	c       collapser
-	sy      *System
-	inPort  []spec.Port
-	degree  []uint8
-	outEdge [][]int
-	kview   []chunk
-	v       []uint32
-	acts    []slot
-	// The chunk's candidates and their fingerprints by worker of phase 3,
-	// written here and copied out at the end: appended one by one to the
-	// chunk's storage, which the searcher read last on its own core, they
-	// cost that core's lines one by one (a fifth of the expansion at
-	// n = 12), and one copy moves them at the memory's pace.
-	cands []candidate
-	fpo   [][]uint64
-	chg   []czChange
-	// tagged: on the tag set, the worker writes the fingerprints of the
-	// states it expands (levelChunkOut.parents).
-	tagged  bool
-	parents []uint64
-	hit     int      // in the view of the level
-	_       [64]byte // apart from the next worker's cache lines
+// levelView is a worker's copy of the view of the level (window.view),
+// where it finds the records of the states it expands.
+type levelView struct {
+	kview []chunk
+	hit   int // the chunk that held the last state asked for
+}
+
+// rec is state i's record, from the view.
+func (lv *levelView) rec(i int32) []byte {
+	if lv.hit >= len(lv.kview) || !lv.kview[lv.hit].holds(i) {
+		lv.hit = findIn(lv.kview, i)
+	}
+	return lv.kview[lv.hit].get(i)
 }
 
 // levels is the storage of runLevels, kept across configurations.
@@ -201,11 +215,12 @@ type levels struct {
 	// grew to the most chunks each worker ever claimed in one segment.
 	outs     [2][]*levelChunkOut
 	deferred [2][]bool
-	wks      []czWorker
 	res      levelRes
 	crew     crew
+	ws       levelWorkers // the store's, in the last search
 	// ahead is set while workers expand the next segment during phase 4
-	// (the collapser's guard waits for them before the tables change).
+	// (the store's frozen function waits for them before what they read
+	// changes).
 	ahead bool
 }
 
@@ -213,6 +228,7 @@ type levels struct {
 type segment struct {
 	lo, hi int32 // its states
 	size   int32 // states per chunk
+	d      int32 // their depth
 	parity int
 }
 
@@ -224,21 +240,17 @@ func (lv *levels) chunkOuts(sg segment) []*levelChunkOut { return lv.outs[sg.par
 // runLevels runs breadth-first search from the initial state, already
 // added and checked, with x.par workers sharing each level.
 func (x *searcher) runLevels(r *configResult) taken {
-	cs, lv, par := &x.cz, &x.lv, x.par
+	lv, par := &x.lv, x.par
+	lv.ws = x.st.workers()
+	look, sh := lv.ws.lookUp(), lv.ws.shape()
 	for p := range lv.outs {
-		if len(lv.outs[p]) != levelSegment || len(lv.outs[p][0].fpo) != par {
-			lv.outs[p] = make([]*levelChunkOut, levelSegment)
+		if len(lv.outs[p]) != int(sh.chunks) || len(lv.outs[p][0].fpo) != par {
+			lv.outs[p] = make([]*levelChunkOut, sh.chunks)
 			for c := range lv.outs[p] {
 				lv.outs[p][c] = &levelChunkOut{fpo: make([][]uint64, par)}
 			}
 		}
-		lv.deferred[p] = make([]bool, levelSegment)
-	}
-	if len(lv.wks) != par {
-		lv.wks = make([]czWorker, par)
-	}
-	for w := range lv.wks {
-		lv.wks[w].chg = make([]czChange, 0, cs.c.k+1)
+		lv.deferred[p] = make([]bool, sh.chunks)
 	}
 	lr := &lv.res
 	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
@@ -256,7 +268,7 @@ func (x *searcher) runLevels(r *configResult) taken {
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
 		d := x.depthOf(lo)
-		size := levelChunkFor(hi - lo)
+		size := levelChunkFor(hi-lo, sh)
 		if x.opts.chunk > 0 {
 			size = int32(x.opts.chunk)
 		}
@@ -265,7 +277,8 @@ func (x *searcher) runLevels(r *configResult) taken {
 		x.kept.expanding(lo)
 		x.kept.seal()
 		x.kview = x.kept.view(x.kview)
-		seg := segment{lo: lo, hi: min(hi, lo+levelSegment*size), size: size, parity: parity}
+		span := sh.chunks * size // states per segment
+		seg := segment{lo: lo, hi: min(hi, lo+span), size: size, d: d, parity: parity}
 		if ahead.lo == lo && ahead.hi > lo {
 			seg = ahead // expanded while the last level was taken
 		} else {
@@ -280,21 +293,24 @@ func (x *searcher) runLevels(r *configResult) taken {
 				return stopped
 			}
 			x.kept.expanding(seg.lo)
-			outs, count := x.inOrder(seg, d)
-			if x.fps.tagged {
+			outs, count := x.inOrder(seg, look)
+			switch {
+			case !look:
+			case x.fps.tagged:
 				x.lookUpTags(outs, d)
-			} else {
+			default:
 				x.lookUp(outs)
 			}
 			// Workers expand the next segment of the level while the
 			// searcher takes this one.
-			next := segment{lo: seg.hi, hi: min(hi, seg.hi+levelSegment*size), size: size, parity: 1 - seg.parity}
+			next := segment{lo: seg.hi, hi: min(hi, seg.hi+span), size: size, d: d, parity: 1 - seg.parity}
 			ahead = segment{}
 			var job func(w int)
 			launch := func(sg segment) {
 				ahead, job = sg, x.expandJob(sg)
 				lv.crew.launch(par, job)
-				lv.ahead, cs.c.guard = true, x.join
+				lv.ahead = true
+				lv.ws.frozen(x.join)
 			}
 			// soon launches, in the last segment of the level, the
 			// expansion of the next level's first chunks once they are
@@ -304,23 +320,23 @@ func (x *searcher) runLevels(r *configResult) taken {
 				if job != nil || next.lo < hi {
 					return
 				}
-				if written := (x.states() - hi) / size * size; written >= min(levelAhead*size, levelSegment*size) {
+				if written := (x.states() - hi) / size * size; written >= min(levelAhead*size, span) {
 					x.kview = x.kept.view(x.kview)
-					launch(segment{lo: hi, hi: hi + min(written, levelSegment*size), size: size, parity: next.parity})
+					launch(segment{lo: hi, hi: hi + min(written, span), size: size, d: d + 1, parity: next.parity})
 				}
 			}
 			if next.lo < hi {
 				launch(next)
 			}
 			soon()
-			if t := x.take(seg, outs, count, d, r, soon); t != goOn {
+			if t := x.take(seg, outs, count, look, r, soon); t != goOn {
 				return t
 			}
 			if job != nil && lv.ahead {
 				job(par - 1) // the searcher helps
 			}
 			x.join()
-			if !x.fps.tagged { // number
+			if look && !x.fps.tagged { // number
 				lv.crew.run(par, func(o int) {
 					f := &x.fps.set
 					fresh := lr.fresh[o]
@@ -341,12 +357,13 @@ func (x *searcher) runLevels(r *configResult) taken {
 	return goOn
 }
 
-// bytes is what the workers' chunks and the lookups' answers take.
+// bytes is what the workers' chunks and scratch and the lookups' answers
+// take.
 func (lv *levels) bytes() int64 {
 	b := int64(0)
 	for _, outs := range lv.outs {
 		for _, lc := range outs {
-			b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4 + int64(cap(lc.parents))*8
+			b += int64(cap(lc.out.cands))*24 + int64(cap(lc.out.ncand))*4 + int64(cap(lc.out.buf)) + int64(cap(lc.parents))*8
 			for _, f := range lc.fpo {
 				b += int64(cap(f)) * 8
 			}
@@ -355,39 +372,32 @@ func (lv *levels) bytes() int64 {
 	for o := range lv.res.res {
 		b += int64(cap(lv.res.res[o]))*4 + int64(cap(lv.res.fresh[o]))*8 + int64(cap(lv.res.num[o]))*4
 	}
-	for w := range lv.wks {
-		b += int64(cap(lv.wks[w].cands))*24 + int64(cap(lv.wks[w].parents))*8
-		for _, f := range lv.wks[w].fpo {
-			b += int64(cap(f)) * 8
-		}
+	if lv.ws != nil {
+		b += lv.ws.bytes()
 	}
 	return b
 }
 
 // join waits for the workers expanding the next segment, if any: before
-// the searcher changes the tables they read (the collapser's guard), or
-// before it returns.
+// the searcher changes what they read (the store calls it), or before it
+// returns.
 func (x *searcher) join() {
 	if x.lv.ahead {
 		x.lv.crew.wait()
-		x.lv.ahead, x.cz.c.guard = false, nil
+		x.lv.ahead = false
+		x.lv.ws.frozen(nil)
 	}
 }
 
 // expandJob is phase 1 of segment sg, for the crew: worker w claims
 // chunks and expands them into their storage.
 func (x *searcher) expandJob(sg segment) func(w int) {
-	cs, lv, par := &x.cz, &x.lv, x.par
+	lv := &x.lv
 	chunks := sg.chunks()
 	outs, deferred := lv.outs[sg.parity], lv.deferred[sg.parity]
-	for w := range lv.wks {
-		wk := &lv.wks[w]
-		wk.c, wk.sy, wk.inPort, wk.degree, wk.outEdge, wk.kview = *cs.c, x.sy, cs.inPort, cs.degree, cs.outEdge, x.kview
-		wk.tagged = x.fps.tagged
-	}
+	lv.ws.ready(x.par)
 	var cursor atomic.Int32
 	return func(w int) {
-		wk := &lv.wks[w]
 		for {
 			c := int(cursor.Add(1)) - 1
 			if c >= chunks {
@@ -396,22 +406,23 @@ func (x *searcher) expandJob(sg segment) func(w int) {
 			lc := outs[c]
 			lc.out.reset()
 			lc.out.res = nil
-			deferred[c] = !wk.expand(sg.first(c), sg.last(c), lc, par)
+			deferred[c] = !lv.ws.expand(w, sg.first(c), sg.last(c), sg.d, lc)
 		}
 	}
 }
 
-// inOrder is phase 2 of segment sg, at depth d: it returns the chunks to
-// take, up to the first that fails, and whether take must count their
-// steps' uses itself. A segment whose chunks the workers all expanded has
-// nothing to run in order but that count, which take does chunk by
-// chunk, on candidates it reads anyway, while the workers expand the
-// next segment (a pass of its own here kept the other cores idle: 18 ms
-// of 300 at n = 12). Its lookups then cover candidates a failing purity
+// inOrder is phase 2 of segment sg: it returns the chunks to take, up to
+// the first that fails, and whether take must do the store's in-order
+// part itself. A segment whose chunks the workers all expanded has
+// nothing to run in order but that part, which take does chunk by chunk,
+// on candidates it reads anyway, while the workers expand the next
+// segment (a pass of its own here kept the other cores idle: 18 ms of
+// 300 at n = 12). Its lookups then cover candidates a failing purity
 // check cuts off, which take never reaches: they are only put in the
-// visited set of a search that stops there.
-func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
-	cs, lv, par := &x.cz, &x.lv, x.par
+// visited set of a search that stops there. With look, a chunk changed
+// here has its fingerprints split again for phase 3.
+func (x *searcher) inOrder(sg segment, look bool) ([]*levelChunkOut, bool) {
+	lv, par := &x.lv, x.par
 	x.opts.counts.segments.Add(1)
 	outs := lv.chunkOuts(sg)
 	if !slices.Contains(lv.deferred[sg.parity][:len(outs)], true) {
@@ -420,6 +431,7 @@ func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 	}
 	for c, lc := range outs {
 		out := &lc.out
+		changed := true
 		if lv.deferred[sg.parity][c] {
 			x.opts.counts.leftOver.Add(1)
 			out.reset()
@@ -429,14 +441,14 @@ func (x *searcher) inOrder(sg segment, d int32) ([]*levelChunkOut, bool) {
 				if x.fps.tagged {
 					lc.parents = append(lc.parents, recPrint(rec))
 				}
-				cs.expand(i, d, rec, out)
+				x.st.expand(i, sg.d, rec, out)
 			}
-			lc.split(par)
 		} else {
 			x.opts.counts.expanded.Add(1)
-			if cs.countUses(sg.first(c), out) {
-				lc.split(par)
-			}
+			changed = lv.ws.inOrder(sg.first(c), out)
+		}
+		if changed && look {
+			lc.split(par)
 		}
 		if out.err != nil || out.stop != nil {
 			return outs[:c+1], false
@@ -505,24 +517,23 @@ func (x *searcher) lookUpTags(outs []*levelChunkOut, d int32) {
 	})
 }
 
-// take is phase 4 of segment sg, at depth d, whose chunks to take are
-// outs, counting their steps' uses first if count; after each chunk it
-// calls between.
-func (x *searcher) take(sg segment, outs []*levelChunkOut, count bool, d int32, r *configResult, between func()) taken {
-	cs := &x.cz
+// take is phase 4 of segment sg, whose chunks to take are outs, doing the
+// store's in-order part first if count, with the answers of phase 3 if
+// look; after each chunk it calls between.
+func (x *searcher) take(sg segment, outs []*levelChunkOut, count, look bool, r *configResult, between func()) taken {
 	for c, lc := range outs {
 		out := &lc.out
 		if count {
-			cs.countUses(sg.first(c), out) // a failure cuts out, and takeState reports it
+			x.lv.ws.inOrder(sg.first(c), out) // a failure cuts out, and takeState reports it
 		}
-		out.res = &x.lv.res
+		if look {
+			out.res = &x.lv.res
+		}
 		stop := out.stop
 		out.stop = nil // takeState would stop before the states ahead of it
 		k := 0
 		for s := range out.ncand {
-			i := sg.first(c) + int32(s)
-			cs.parent = i
-			if t := x.takeState(i, d, s, out, &k, r); t != goOn {
+			if t := x.takeState(sg.first(c)+int32(s), sg.d, s, out, &k, r); t != goOn {
 				return t
 			}
 		}
@@ -534,208 +545,4 @@ func (x *searcher) take(sg segment, outs []*levelChunkOut, count bool, d int32, 
 		between()
 	}
 	return goOn
-}
-
-// rec is state i's record, from the view of the level (runLevels).
-func (wk *czWorker) rec(i int32) []byte {
-	if wk.hit >= len(wk.kview) || !wk.kview[wk.hit].holds(i) {
-		wk.hit = findIn(wk.kview, i)
-	}
-	return wk.kview[wk.hit].get(i)
-}
-
-// expand appends the successors of states first to end to lc, as
-// collapsedStore.expand does but from the tables as they are, without
-// counting the steps' uses: it returns false, leaving lc partly written,
-// at the first step or channel content the tables lack or the first step
-// that sends on a port its process does not have. It only reads what it
-// shares, so workers run it at once (runLevels).
-func (wk *czWorker) expand(first, end int32, lc *levelChunkOut, p int) bool {
-	c, sy := &wk.c, wk.sy
-	n, k := c.n, c.k
-	if cap(wk.v) < 1+n+k {
-		wk.v = make([]uint32, 1+n+k)
-	}
-	v := wk.v[:1+n+k]
-	out := &lc.out
-	for o := range lc.fpo {
-		lc.fpo[o] = lc.fpo[o][:0]
-	}
-	// In local variables, stored back at the end (expand says why).
-	cands, ncand, acts, parents := wk.cands[:0], out.ncand, wk.acts, wk.parents[:0]
-	vw := vecView{c, v}
-	for i := first; i < end; i++ {
-		rec := wk.rec(i)
-		sum := binary.LittleEndian.Uint64(rec)
-		if wk.tagged {
-			parents = append(parents, sum)
-		}
-		readVec(rec[8:], v)
-		wakeTerm := uint64(0)
-		if v[0] != 0 {
-			wakeTerm = c.wakeTermFrozen(v[0])
-		}
-		inFlight := 0
-		for e := range k {
-			inFlight += int(c.chanLen[v[1+n+e]])
-		}
-		acts = sy.enabled(spec.Set(v[0]), v[1+n:], &vw, acts[:0])
-		for ai := range acts {
-			ac := &acts[ai]
-			p, e, msg := int(ac.p), int(ac.e), c.msgOf(v, *ac)
-			idx, ok := c.stepIdx.get(stepKey(wk.inPort, wk.degree[p], e, msg, v[1+p]))
-			if !ok {
-				return false
-			}
-			st := &c.steps[idx]
-			if int(st.maxPort) >= len(wk.outEdge[p]) {
-				return false
-			}
-			fp, nw, _, ok := c.next(wk.chg[:0], wk.outEdge[p], true, v, sum, wakeTerm, p, e, msg, st)
-			if !ok {
-				return false
-			}
-			wakes, pops := effect(ac.kind, p, e)
-			_, after := afterEffect(0, inFlight, wakes, pops, int(st.sendEnd-st.send))
-			cands = append(cands, candidate{fp: fp, aux: uint64(idx)<<32 | uint64(msg), k: ac.k, p: uint8(p), e: int16(e),
-				same: st.same && !terminal(spec.Set(nw), after)})
-		}
-		ncand = append(ncand, int32(len(acts)))
-	}
-	out.cands, out.ncand, wk.acts, wk.cands = append(out.cands, cands...), ncand, acts, cands
-	lc.parents, wk.parents = append(lc.parents[:0], parents...), parents
-	if len(wk.fpo) != p {
-		wk.fpo = make([][]uint64, p)
-	}
-	for o := range wk.fpo {
-		wk.fpo[o] = wk.fpo[o][:0]
-	}
-	for _, cd := range cands {
-		o := fpOwner(cd.fp, p)
-		wk.fpo[o] = append(wk.fpo[o], cd.fp)
-	}
-	for o, f := range wk.fpo {
-		lc.fpo[o] = append(lc.fpo[o], f...)
-	}
-	return true
-}
-
-// countUses counts the uses of the steps of the candidates in out, the
-// successors of states first, first+1, ... that expandFrozen wrote, and
-// runs the purity check where purityDue says, as expand does; a failing
-// check cuts out there, as expand stops, and countUses reports it.
-func (cs *collapsedStore) countUses(first int32, out *expansion) bool {
-	c, every := cs.c, cs.x.sy.purity
-	base := 0
-	for s, nc := range out.ncand {
-		for a := range int(nc) {
-			cd := &out.cands[base+a]
-			idx := cd.aux >> 32
-			runs := countUse(&c.uses[idx], every)
-			if runs == 0 {
-				continue
-			}
-			cs.load(first + int32(s))
-			p, e, msg := int(cd.p), int(cd.e), uint32(cd.aux)
-			if err := cs.checkPurity(cs.v, p, e, msg, uint32(idx), runs); err != nil {
-				out.cands, out.ncand = out.cands[:base+a], out.ncand[:s]
-				out.fail(a, err, cs.action(p, e, msg))
-				return true
-			}
-		}
-		base += int(nc)
-	}
-	return false
-}
-
-// crew is n goroutines that run a job with the searcher between a
-// segment's phases. They wait for the next one spinning a little first:
-// phases are a fraction of a millisecond apart, and waking a parked
-// thread takes tens of microseconds.
-type crew struct {
-	jobs     []chan func(w int)
-	done     atomic.Int32
-	want     int32 // how many were launched
-	mu       sync.Mutex
-	panicked []any
-}
-
-// start starts the crew's n goroutines.
-func (cr *crew) start(n int) {
-	cr.jobs = make([]chan func(w int), n)
-	for w := range n {
-		ch := make(chan func(w int), 1)
-		cr.jobs[w] = ch
-		go func() {
-			for {
-				var job func(int)
-				for spin := 0; job == nil; spin++ {
-					if spin < 2000 {
-						select {
-						case job = <-ch:
-						default:
-							runtime.Gosched()
-							continue
-						}
-					} else {
-						job = <-ch
-					}
-					if job == nil { // closed
-						return
-					}
-				}
-				cr.do(job, w)
-			}
-		}()
-	}
-}
-
-// do runs job(w), keeping a panic for wait to raise on the searcher's
-// goroutine, where it becomes the configuration's internal error.
-func (cr *crew) do(job func(int), w int) {
-	defer func() {
-		if p := recover(); p != nil {
-			cr.mu.Lock()
-			cr.panicked = append(cr.panicked, p)
-			cr.mu.Unlock()
-		}
-		cr.done.Add(1)
-	}()
-	job(w)
-}
-
-// run runs f(0), ..., f(k-1) at once, f(k-1) on the calling goroutine, and
-// returns when all have.
-func (cr *crew) run(k int, f func(w int)) {
-	cr.launch(k, f)
-	defer cr.wait() // even if f panics: the others must be done before the crew is used again
-	f(k - 1)
-}
-
-// launch starts f(0), ..., f(k-2) on the crew; wait waits for them.
-func (cr *crew) launch(k int, f func(w int)) {
-	cr.done.Store(0)
-	cr.want = int32(k - 1)
-	for w := range k - 1 {
-		cr.jobs[w] <- f
-	}
-}
-
-func (cr *crew) wait() {
-	for cr.done.Load() != cr.want {
-		runtime.Gosched()
-	}
-	if len(cr.panicked) > 0 {
-		p := cr.panicked[0]
-		cr.panicked = nil
-		panic(p)
-	}
-}
-
-// stop ends the crew's goroutines.
-func (cr *crew) stop() {
-	for _, ch := range cr.jobs {
-		close(ch)
-	}
-	cr.jobs = nil
 }

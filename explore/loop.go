@@ -9,9 +9,8 @@ import (
 // into successors, and takeState takes them one by one: count the
 // transition, insert into the visited set, record the edge, handle a
 // duplicate, spend the budget, check the new state. The sequential search
-// expands one state at a time; the parallel driver (parallel.go) has
-// workers expand chunks of a level ahead and takes them with the same
-// takeState.
+// expands one state at a time; the level driver (levels.go) has workers
+// expand chunks of a level ahead and takes them with the same takeState.
 
 // store keeps the states of one search in a representation of its own and
 // expands them. It is where the byte encodings (byteStore) and the
@@ -37,17 +36,20 @@ type store interface {
 	// encoded as enc, and recKey that of a record.
 	key(enc []byte) []byte
 	recKey(rec []byte) []byte
-	// keep adds the record of out's c-th candidate, a new state, to w and
-	// returns it: a store may write only new states' records.
-	keep(w *window, out *expansion, c int) []byte
+	// keep adds the record of out's c-th candidate, a new state and a
+	// successor of state i, to w and returns it: a store may write only
+	// new states' records.
+	keep(w *window, i int32, out *expansion, c int) []byte
 	// uniform runs the uniformity self-check on the state of a record.
 	uniform(rec []byte) bool
 	// bytes is what the store's own tables hold.
 	bytes() int64
+	// workers are the store's for the level driver (levels.go).
+	workers() levelWorkers
 }
 
 // expansion is the successors of one or more states, as a store's expand
-// (or a worker, parallel.go) writes them.
+// (or a worker, levels.go) writes them.
 type expansion struct {
 	buf   []byte      // the successors' records, back to back
 	cands []candidate // in state order, then action order
@@ -60,8 +62,7 @@ type expansion struct {
 	err    *StepError
 	errAct Action
 	// stop, if set, ends the search (a store's own limit).
-	stop  error
-	ready chan struct{}
+	stop error
 	// res, if set, is what workers found of the candidates in the
 	// visited set (levels.go).
 	res *levelRes
@@ -143,19 +144,14 @@ func (x *searcher) explore(r *configResult) bool {
 		r.violation = v
 		return true
 	}
-	switch {
-	case x.plan.parallel && x.plan.collapsed:
+	if x.plan.parallel {
 		switch x.runLevels(r) {
 		case stopped:
 			return true
 		case unlayered:
 			return false
 		}
-	case x.plan.parallel && !x.plan.collapsed:
-		if x.runParallel(r) {
-			return true
-		}
-	default:
+	} else {
 		x.stack = append(x.stack[:0], 0)
 		out := &x.exp
 		for next := int32(0); ; {
@@ -307,7 +303,7 @@ func (x *searcher) takeState(i, d int32, s int, out *expansion, c *int, r *confi
 			}
 			continue
 		}
-		rec := x.st.keep(&x.kept, out, ci)
+		rec := x.st.keep(&x.kept, i, out, ci)
 		if x.plainCheck && !x.plainLayered(cd.fp, d+1) {
 			return x.notLayered(r)
 		}

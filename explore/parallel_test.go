@@ -16,11 +16,13 @@ import (
 )
 
 // TestParallelSearchAgrees runs every protocol and buggy variant, every
-// configuration for n <= 4 (5 without -short), with the states of each
-// breadth-first level expanded by several workers in small chunks, and
-// compares the whole result with the sequential search's: counts, final
-// states, message range, verdicts and the counterexample, step for step.
+// configuration for n <= 4 (5 without -short), on byte encodings with the
+// states of each breadth-first level expanded by several workers in small
+// chunks (the level driver, levels.go), and compares the whole result with
+// the sequential search's: counts, final states, message range, verdicts
+// and the counterexample, step for step.
 func TestParallelSearchAgrees(t *testing.T) {
+	counts := new(pathCounts)
 	maxN := 5
 	if testing.Short() {
 		maxN = 4
@@ -39,13 +41,13 @@ func TestParallelSearchAgrees(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/n=%d/%v", m.Info().Name, n, ch), func(t *testing.T) {
 					space := configs.Space{Topologies: spec.MustTopologies(m.Info().Topology, n), Channels: ch}
 					opts := DefaultOptions()
-					opts.POR, opts.Workers = false, 1
+					opts.POR, opts.Workers, opts.counts = false, 1, counts
 					seq := Check(context.Background(), m, space, opts)
 					for _, par := range []struct{ workers, chunk int }{{2, 1}, {3, 5}} {
 						opts.par, opts.chunk = par.workers, par.chunk
 						got := Check(context.Background(), m, space, opts)
 						if diff := cmp.Diff(seq, got, cmpopts.IgnoreFields(Result{}, "Elapsed"), cmpopts.EquateEmpty()); diff != "" {
-							t.Fatalf("%d workers, chunks of %d: results differ (-sequential +parallel):\n%s", par.workers, par.chunk, diff)
+							t.Fatalf("%d workers, chunks of %d: results differ (-sequential +levels on bytes):\n%s", par.workers, par.chunk, diff)
 						}
 					}
 					if seq.States == 0 {
@@ -54,6 +56,9 @@ func TestParallelSearchAgrees(t *testing.T) {
 				})
 			}
 		}
+	}
+	if counts.segments.Load() == 0 || counts.expanded.Load() == 0 {
+		t.Fatal("the levels' workers expanded no chunk: the test did not test them")
 	}
 }
 
@@ -250,19 +255,23 @@ func TestProgressOnWorkers(t *testing.T) {
 	}
 }
 
-// TestLevelChunkFor pins the chunk sizes of levels.go: full chunks from
-// levelSplit segments of them up, halved below, never under levelMinChunk.
+// TestLevelChunkFor pins the chunk sizes of levels.go, for each store's
+// shape: full chunks from levelSplit segments of them up, halved below,
+// never under a sixteenth of the shape's.
 func TestLevelChunkFor(t *testing.T) {
-	for _, c := range []struct{ states, size int32 }{
-		{0, levelMinChunk},
-		{1, levelMinChunk},
-		{levelSplit * levelSegment * levelMinChunk * 2, 2 * levelMinChunk},
-		{levelSplit*levelSegment*levelChunk - 1, levelChunk / 2},
-		{levelSplit * levelSegment * levelChunk, levelChunk},
-		{1 << 30, levelChunk},
-	} {
-		if got := levelChunkFor(c.states); got != c.size {
-			t.Errorf("levelChunkFor(%d) = %d, want %d", c.states, got, c.size)
+	for _, sh := range []levelShape{(&czWorkers{}).shape(), (&byteWorkers{}).shape()} {
+		least, full := sh.chunk/16, levelSplit*sh.chunks*sh.chunk
+		for _, c := range []struct{ states, size int32 }{
+			{0, least},
+			{1, least},
+			{levelSplit * sh.chunks * least * 2, 2 * least},
+			{full - 1, sh.chunk / 2},
+			{full, sh.chunk},
+			{1 << 30, sh.chunk},
+		} {
+			if got := levelChunkFor(c.states, sh); got != c.size {
+				t.Errorf("shape %+v: levelChunkFor(%d) = %d, want %d", sh, c.states, got, c.size)
+			}
 		}
 	}
 }

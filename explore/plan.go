@@ -67,8 +67,8 @@ func (x *searcher) planIn(full *System, mode clockMode) attempt {
 type plan struct {
 	// collapsed: the collapsed store (collapse.go), else byte encodings.
 	collapsed bool
-	// parallel: x.par workers share each level (levels.go for collapsed
-	// states, parallel.go for byte encodings).
+	// parallel: x.par workers share each level (levels.go), on either
+	// store.
 	parallel bool
 	// edges: record the graph's edges from the start. Without them the
 	// search keeps going while the graph is layered, and starts again
@@ -87,28 +87,24 @@ const tagMin = 1 << 16
 // planOf decides how sy's configuration is searched in memory, with
 // costs on its edges or not.
 func (x *searcher) planOf(sy *System, costs bool) plan {
-	bfs := x.opts.Search == BFS
+	// Workers share the levels (levels.go) of an unreduced breadth-first
+	// search: the reduction's proviso reads the visited set in the
+	// sequential order. Costs are weights on edges, recorded from the
+	// start; the workers' chunks carry neither costs nor clocks.
+	par := x.par > 1 && x.opts.Search == BFS && !x.reduce && x.depthLimit == noLimit && !costs && !sy.Clocks
 	if x.collapsible(sy) {
 		// The fastest on one core, and so faster than two workers sharing
-		// the byte store; layered graphs (most) need no edges. Workers
-		// share the levels (levels.go) of an unreduced search on
-		// fingerprints: the reduction's proviso and the exact set's
-		// numbering read the visited set in the sequential order.
-		// Costs are weights on edges, recorded from the start; the
-		// workers' phases carry neither costs nor clocks.
-		costs := len(x.opts.Costs) > 0
+		// the byte store; layered graphs (most) need no edges. Its
+		// workers look states up on fingerprints: the exact set's
+		// numbering reads it in the sequential order.
 		// The tag set saves memory on a large search and costs some 6 %
 		// of the time on a sweep's small ones (BenchmarkCheck at n = 6):
 		// a searcher's first configuration is searched on it, the next
 		// ones if the one before was large.
 		large := x.lastStates == 0 || x.lastStates >= tagMin || x.opts.tags > 0
-		return plan{collapsed: true, parallel: x.par > 1 && !x.reduce && x.depthLimit == noLimit && !x.opts.Exact && !costs && !sy.Clocks, edges: costs,
+		return plan{collapsed: true, parallel: par && !x.opts.Exact, edges: costs,
 			tags: !costs && !x.opts.Exact && large && x.opts.tags >= 0}
 	}
-	// Workers share a level's expansion where the byte store's successors
-	// need nothing but the parent: no reduction (its cycle proviso reads
-	// the visited set), no costs, no clocks.
-	par := x.par > 1 && bfs && !x.reduce && x.depthLimit == noLimit && !costs && !sy.Clocks
 	return plan{parallel: par, edges: true}
 }
 

@@ -115,10 +115,8 @@ type searcher struct {
 	portBlind   bool
 	portsPassed envMemo[bool]
 	// par is the number of workers that may expand one configuration
-	// (parallel.go); exps and ring are their storage.
+	// (levels.go).
 	par   int
-	exps  []*expander
-	ring  []*expansion
 	lv    levels  // runLevels' (levels.go)
 	kview []chunk // the chunks of the level the workers expand
 	u     uniformScratch
