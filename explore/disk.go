@@ -491,7 +491,7 @@ func (ds *diskSearch) settleLevel() {
 }
 
 // analyseEdges analyses the graph with its edges on disk: the batch's
-// storage is given back first, for the analysis's own (graph.go's Kahn's
+// storage is given back first, for the analysis's own (analyses.go's Kahn's
 // algorithm keeps 3 bytes per state and a queue).
 func (ds *diskSearch) analyseEdges(r *configResult) {
 	x, df := ds.x, ds.files

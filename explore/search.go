@@ -52,7 +52,7 @@ type configResult struct {
 }
 
 // searcher explores one configuration at a time, reusing its storage
-// from one to the next. Its parts: the graph it records (record.go), the
+// from one to the next. Its parts: the graph it records (graphrec.go), the
 // records of the states still to expand (kept), the visited set (seen),
 // the store that holds and expands states (st: byte encodings or
 // collapsed vectors), and scratch. Which store, visited set and driver a

@@ -502,7 +502,7 @@ func (sy *System) push(c []spec.Message, m spec.Message) []spec.Message {
 // place (a channel has one sender, and it is blocked) and the send changes
 // no decision, so taking it in the same transition as the delivery, rather
 // than as a step of its own, loses no behaviour; it keeps every execution's
-// length its wake-ups plus its messages (graph.go's message count).
+// length its wake-ups plus its messages (analyses.go's message count).
 func (sy *System) unblock(t *State, p int, sc *scratch) {
 	h := t.Held[p]
 	k := 0

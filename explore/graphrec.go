@@ -10,7 +10,7 @@ import (
 // configuration, by state index in discovery order: each state's parent
 // and the number of the action that first reached it (traces are rebuilt
 // by replaying these), its depth, and its outgoing edges for the analyses
-// after the search (graph.go). The states themselves are in the store.
+// after the search (analyses.go). The states themselves are in the store.
 type graph struct {
 	parent, estart pages[int32]
 	act            pages[uint16]
