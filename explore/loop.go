@@ -4,13 +4,15 @@ import (
 	"github.com/elcheck/elcheck/spec"
 )
 
-// The search loop, written once: a state is taken from the frontier (the
+// The search loop in memory: a state is taken from the frontier (the
 // next index breadth-first, the stack depth-first), its store expands it
 // into successors, and takeState takes them one by one: count the
 // transition, insert into the visited set, record the edge, handle a
 // duplicate, spend the budget, check the new state. The sequential search
 // expands one state at a time; the level driver (levels.go) has workers
 // expand chunks of a level ahead and takes them with the same takeState.
+// The disk search (disk.go) and the state cache (cache.go) still have loops
+// of their own (docs/architecture.md, "Not yet one").
 
 // store keeps the states of one search in a representation of its own and
 // expands them. It is where the byte encodings (byteStore) and the

@@ -14,8 +14,9 @@ import (
 )
 
 // System is the global transition system of one configuration: the
-// protocol's steps lifted to global states. It is the single definition of
-// the semantics; the search, the trace rebuilder and replay all use it.
+// protocol's steps lifted to global states. With transition (a step's
+// effect, transition.go) it is the single definition of the semantics; the
+// search, the trace rebuilder and replay all use it.
 type System struct {
 	Machine spec.Machine
 	Info    spec.Info
