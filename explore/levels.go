@@ -237,12 +237,9 @@ func (sg segment) first(c int) int32                     { return sg.lo + int32(
 func (sg segment) last(c int) int32                      { return min(sg.first(c)+sg.size, sg.hi) }
 func (lv *levels) chunkOuts(sg segment) []*levelChunkOut { return lv.outs[sg.parity][:sg.chunks()] }
 
-// runLevels runs breadth-first search from the initial state, already
-// added and checked, with x.par workers sharing each level.
-func (x *searcher) runLevels(r *configResult) taken {
-	lv, par := &x.lv, x.par
-	lv.ws = x.st.workers()
-	look, sh := lv.ws.lookUp(), lv.ws.shape()
+// prepare readies lv's chunk outputs and look-up results for par workers
+// on chunks of shape sh.
+func (lv *levels) prepare(par int, sh levelShape) {
 	for p := range lv.outs {
 		if len(lv.outs[p]) != int(sh.chunks) || len(lv.outs[p][0].fpo) != par {
 			lv.outs[p] = make([]*levelChunkOut, sh.chunks)
@@ -252,8 +249,52 @@ func (x *searcher) runLevels(r *configResult) taken {
 		}
 		lv.deferred[p] = make([]bool, sh.chunks)
 	}
+	lv.res = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
+}
+
+// beginLevel starts the level of states lo to hi: its chunk size, and its
+// first segment, expanded now unless it is ahead, the segment expanded
+// while the last level was taken.
+func (x *searcher) beginLevel(lo, hi int32, sh levelShape, parity int, ahead segment) (segment, int32) {
+	size := levelChunkFor(hi-lo, sh)
+	if x.opts.chunk > 0 {
+		size = int32(x.opts.chunk)
+	}
+	// The level's records stay where they are while the next level's are
+	// written: workers read them from a view (window.view).
+	x.kept.expanding(lo)
+	x.kept.seal()
+	x.kview = x.kept.view(x.kview)
+	if ahead.lo == lo && ahead.hi > lo {
+		return ahead, size
+	}
+	seg := segment{lo: lo, hi: min(hi, lo+sh.chunks*size), size: size, d: x.depthOf(lo), parity: parity}
+	x.lv.crew.run(x.par, x.expandJob(seg))
+	return seg, size
+}
+
+// number is phase 5: each worker replaces the provisional indices in its
+// segments of the visited set by the states' numbers.
+func (x *searcher) number() {
+	lr := &x.lv.res
+	x.lv.crew.run(x.par, func(o int) {
+		f := &x.fps.set
+		fresh := lr.fresh[o]
+		for t, fp := range fresh {
+			f.peekAhead(fresh, t)
+			f.update(fp, lr.num[o][t])
+		}
+	})
+}
+
+// runLevels runs breadth-first search from the initial state, already
+// added and checked, with x.par workers sharing each level.
+func (x *searcher) runLevels(r *configResult) taken {
+	lv, par := &x.lv, x.par
+	lv.ws = x.st.workers()
+	look, sh := lv.ws.lookUp(), lv.ws.shape()
+	lv.prepare(par, sh)
 	lr := &lv.res
-	*lr = levelRes{p: par, res: make([][]int32, par), cur: make([]int, par), fresh: make([][]uint64, par), num: make([][]int32, par)}
 	if !x.noEdges {
 		x.opts.counts.edges.Add(1)
 	}
@@ -267,23 +308,9 @@ func (x *searcher) runLevels(r *configResult) taken {
 	parity := 0
 	for lo := int32(0); lo < x.states(); {
 		hi := x.states()
+		seg, size := x.beginLevel(lo, hi, sh, parity, ahead)
 		d := x.depthOf(lo)
-		size := levelChunkFor(hi-lo, sh)
-		if x.opts.chunk > 0 {
-			size = int32(x.opts.chunk)
-		}
-		// The level's records stay where they are while the next level's
-		// are written: workers read them from a view (window.view).
-		x.kept.expanding(lo)
-		x.kept.seal()
-		x.kview = x.kept.view(x.kview)
 		span := sh.chunks * size // states per segment
-		seg := segment{lo: lo, hi: min(hi, lo+span), size: size, d: d, parity: parity}
-		if ahead.lo == lo && ahead.hi > lo {
-			seg = ahead // expanded while the last level was taken
-		} else {
-			lv.crew.run(par, x.expandJob(seg))
-		}
 		for {
 			if x.stop(r, max(r.maxDepth, int(d))) {
 				return stopped
@@ -336,15 +363,8 @@ func (x *searcher) runLevels(r *configResult) taken {
 				job(par - 1) // the searcher helps
 			}
 			x.join()
-			if look && !x.fps.tagged { // number
-				lv.crew.run(par, func(o int) {
-					f := &x.fps.set
-					fresh := lr.fresh[o]
-					for t, fp := range fresh {
-						f.peekAhead(fresh, t)
-						f.update(fp, lr.num[o][t])
-					}
-				})
+			if look && !x.fps.tagged {
+				x.number()
 			}
 			parity = next.parity
 			if next.lo == hi {
