@@ -139,7 +139,7 @@ func (x *searcher) ampleWith(e *expander, s *State, acts []Action, closes func(e
 				if err != nil || sy.Machine.Decision(e.sc.local) != before {
 					return false
 				}
-				e.probes = append(e.probes, probe{off, len(e.abuf), sy.sameAsParent(s, ln.inFlight, a, e.sc.same, len(e.sc.outs))})
+				e.probes = append(e.probes, probe{off, len(e.abuf), sy.sameAsParent(s, ln.inFlight, a, e.sc.same, len(e.sc.sends))})
 				return !closes(e.abuf[off:])
 			}
 			t, _, err := sy.applyInto(s, a, &e.sc)

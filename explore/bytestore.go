@@ -119,7 +119,7 @@ func (e *expander) expand(x *searcher, d int32, rec []byte, out *expansion) {
 			out.buf, same = append(out.buf, e.abuf[pr.off:pr.end]...), pr.same
 		case lean:
 			if out.buf, err = sy.spliceStep(out.buf, &e.sc, rec, &e.lay, s, a); err == nil {
-				same = sy.sameAsParent(s, inFlight, a, e.sc.same, len(e.sc.outs))
+				same = sy.sameAsParent(s, inFlight, a, e.sc.same, len(e.sc.sends))
 				out.addWeights(x.opts.Costs, e.sc.sends)
 			}
 		default: // bag channels or clocks: build the successor, encode it

@@ -1168,7 +1168,7 @@ func (cs *collapsedStore) stepIdx(p, e int, msg, old uint32) (uint32, *StepError
 	st := &c.steps[idx]
 	if int(st.maxPort) >= len(sy.outEdge[p]) { // route says what went wrong
 		sends := c.sends[st.send:st.sendEnd]
-		_, err := sy.route(nil, cs.action(p, e, msg), len(sends),
+		err := sy.route(cs.action(p, e, msg), len(sends),
 			func(k int) spec.Port { return sends[k].port }, func(k int) spec.Message { return c.msgs[sends[k].msg] })
 		return 0, err
 	}

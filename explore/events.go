@@ -143,20 +143,19 @@ func afterEffect(wake spec.Set, inFlight, wakes, pops, sent int) (spec.Set, int)
 // and with none pending so is the delivery of any message in flight.
 func terminal(wake spec.Set, inFlight int) bool { return wake == 0 && inFlight == 0 }
 
-// route appends to outs the channel each of a step's sends goes on:
-// process a.Proc's port port(k) for its k-th send, of count; a port the
-// process does not have is the step's error.
-func (sy *System) route(outs []int, a Action, count int, port func(k int) spec.Port, msg func(k int) spec.Message) ([]int, *StepError) {
+// route checks that each of a step's count sends, the k-th on port
+// port(k), goes on a port process a.Proc has (transition then puts it on
+// that port's channel): a port the process does not have is the step's
+// error.
+func (sy *System) route(a Action, count int, port func(k int) spec.Port, msg func(k int) spec.Message) *StepError {
 	ports := sy.outEdge[a.Proc]
 	for k := range count {
-		p := port(k)
-		if int(p) >= len(ports) {
-			return outs, &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
+		if p := port(k); int(p) >= len(ports) {
+			return &StepError{invariants.StepPanicked, fmt.Sprintf("%s sent %s on port %d, but the process has %d port(s)",
 				sy.describe(a), msg(k).Format(sy.Info.Messages), p, len(ports))}
 		}
-		outs = append(outs, ports[p])
 	}
-	return outs, nil
+	return nil
 }
 
 // edgeMap returns where the automorphism p sends each channel: the channel

@@ -418,8 +418,7 @@ type scratch struct {
 	local   []byte
 	same    bool        // the step kept the process's decision
 	sends   []spec.Send // spliceStep's sends
-	outs    []int       // the channels they go on
-	changed []int       // and the channels it changes
+	changed []int       // the channels spliceStep changes
 	clocks  []int32
 	held    [][]spec.Send
 	locals  [][]byte
@@ -440,7 +439,7 @@ func (sy *System) applyInto(s *State, a Action, sc *scratch) (State, []spec.Send
 		return State{}, nil, err
 	}
 	sc.same, sc.local = same, next
-	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
+	if err = sy.route(a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
 		return State{}, nil, err
 	}
 	k := len(s.Chans)
@@ -537,7 +536,7 @@ func (sy *System) spliceStep(dst []byte, sc *scratch, p []byte, lay *layout, s *
 		return dst, err
 	}
 	sc.same, sc.sends, sc.local = same, sends, next
-	if sc.outs, err = sy.route(sc.outs[:0], a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
+	if err = sy.route(a, len(sends), sendPort(sends), sendMsg(sends)); err != nil {
 		return dst, err
 	}
 	mu := &sc.smut
